@@ -1,0 +1,132 @@
+// buildApp(deps): plugins, error handling, health and docs routes, and every route plugin under
+// /api. It never listens: src/server.ts and the tests (through app.inject) do that part.
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from './deps.ts';
+import { createRateLimitedError } from './lib/errors.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/error-handler.ts';
+import { apiRoutes } from './routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}
+
+export interface BuildAppOptions {
+  /** Overrides the logger (tests pass false). */
+  logger?: boolean;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config),
+    // Honour a caller's X-Request-Id when it is sane; otherwise make one.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : crypto.randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('deps', deps);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+
+  // An empty JSON body is no body, not malformed JSON (clients send the header on bodiless POSTs).
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    defaultJsonParser(request, text, done);
+  });
+
+  registerErrorHandling(app);
+
+  await app.register(cors, {
+    // Bearer tokens, no cookies: any origin may call the API; the widget routes check their
+    // own allow-lists (authorized_urls).
+    origin: true,
+    exposedHeaders: ['x-total-count', 'x-request-id', 'retry-after'],
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+    errorResponseBuilder: (_request, context) => createRateLimitedError(context.ttl / 1000),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Location Finder API',
+        description: 'Backend of an embeddable store locator. Errors follow docs/api.md.',
+        version: '0.1.0',
+      },
+      servers: [{ url: config.appUrl }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get(
+    '/healthz',
+    { schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['health'],
+        response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.string() }) },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await deps.database.sql`select 1`;
+        return { status: 'ok' as const };
+      } catch {
+        return reply.status(503).send({ status: 'database_unavailable' });
+      }
+    },
+  );
+
+  await app.register(authPlugin, {
+    jwt: config.jwt,
+    authService: deps.services.auth,
+    auditService: deps.services.audit,
+  });
+  await app.register(apiRoutes, { prefix: '/api' });
+
+  return app;
+}

@@ -1,0 +1,73 @@
+// Everything the API and the worker share, built once from the config: the database, the job
+// queue, Redis when configured, and the services. Tests build the same thing on their own
+// database, so no code path differs between a test and production.
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { SecretBox } from './lib/crypto.ts';
+import { createFailureLimiter } from './lib/limiter.ts';
+import { createTokenIssuer } from './lib/tokens.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
+import { createSessionsRepository } from './modules/auth/auth.repository.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
+
+export interface Deps {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  jobs: JobQueue;
+  redis: Redis | undefined;
+  secretBox: SecretBox;
+  services: ReturnType<typeof createServices>;
+  close(): Promise<void>;
+}
+
+function createServices(config: Config, db: Database, redis: Redis | undefined) {
+  const users = createUsersRepository(db);
+  const sessions = createSessionsRepository(db);
+  const workspaces = createWorkspacesRepository(db);
+  return {
+    audit: createAuditService(db),
+    auth: createAuthService({
+      db,
+      users,
+      sessions,
+      workspaces,
+      issueToken: createTokenIssuer(config.jwt),
+      loginLimiter: createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis }),
+    }),
+  };
+}
+
+export interface CreateDepsOptions {
+  /** The resolved database URL (DATABASE_URL or the embedded cluster's). */
+  databaseUrl: string;
+  role: 'api' | 'worker';
+}
+
+export async function createDeps(config: Config, options: CreateDepsOptions): Promise<Deps> {
+  const database = createDatabase(options.databaseUrl);
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
+    : undefined;
+  const jobs = new JobQueue(options.databaseUrl, options.role);
+  await jobs.start();
+
+  return {
+    config,
+    database,
+    db: database.db,
+    jobs,
+    redis,
+    secretBox: new SecretBox(config.appKey),
+    services: createServices(config, database.db, redis),
+    async close() {
+      await jobs.stop();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// pg-boss on the service's own database. `send` validates the payload against its schema and,
+// given a transaction, enqueues through that transaction so a job exists only if its rows do.
+import PgBoss from 'pg-boss';
+import type { Executor } from '../db/client.ts';
+import { type JobName, type JobPayload, jobNames, jobSchemas } from './jobs.ts';
+
+export interface SendOptions {
+  tx?: Executor;
+  /** Delay before the job may run, in seconds. */
+  startAfterSeconds?: number;
+  singletonKey?: string;
+}
+
+/**
+ * pg-boss runs its statements through `executeSql`; inside a Drizzle transaction we hand it the
+ * transaction's postgres.js client (Drizzle keeps it on `session.client`).
+ */
+function transactionAdapter(tx: Executor) {
+  const client = (
+    tx as unknown as { session: { client: { unsafe(text: string, values?: unknown[]): Promise<unknown[]> } } }
+  ).session.client;
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await client.unsafe(text, values) }),
+  };
+}
+
+export class JobQueue {
+  readonly boss: PgBoss;
+  private started = false;
+
+  /** `role: 'worker'` also runs pg-boss maintenance and cron; the API only sends. */
+  constructor(databaseUrl: string, role: 'api' | 'worker') {
+    const worker = role === 'worker';
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      max: worker ? 4 : 2,
+      supervise: worker,
+      schedule: worker,
+    });
+  }
+
+  /** Installs the pg-boss schema when needed and creates every queue of the registry. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    const existing = new Set((await this.boss.getQueues()).map((queue) => queue.name));
+    for (const name of jobNames) {
+      if (!existing.has(name)) await this.boss.createQueue(name);
+    }
+    this.started = true;
+  }
+
+  async send<N extends JobName>(name: N, payload: JobPayload<N>, options: SendOptions = {}): Promise<string> {
+    const data = jobSchemas[name].parse(payload);
+    const id = await this.boss.send(name, data, {
+      ...(options.tx ? { db: transactionAdapter(options.tx) } : {}),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+    // pg-boss answers null (no error) when the queue is missing or a singleton already exists.
+    if (!id) throw new Error(`Job ${name} was not queued`);
+    return id;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+  }
+}

@@ -1,0 +1,77 @@
+// The error vocabulary of decisions.md §2. Services throw AppErrors made by module factories;
+// the one error handler (src/plugins/error-handler.ts) turns them into response bodies.
+export type ErrorCode =
+  | 'bad_request'
+  | 'validation_failed'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'tier_required'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'provider_unavailable'
+  | 'not_configured'
+  | 'internal_error';
+
+/** Field -> messages, with nested fields as dotted paths (`answers.business_type`). */
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    public readonly code: ErrorCode,
+    message: string,
+    public readonly errors?: FieldErrors,
+    public readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const VALIDATION_MESSAGE = 'The given data was invalid.';
+
+export const createValidationError = (errors: FieldErrors, statusCode = 422) =>
+  new AppError(statusCode, 'validation_failed', VALIDATION_MESSAGE, errors);
+
+/** A single-field validation failure, the common case in services. */
+export const createFieldError = (field: string, message: string) =>
+  createValidationError({ [field]: [message] });
+
+export const createNotFoundError = (message = 'Not found.') => new AppError(404, 'not_found', message);
+
+export const createUnauthenticatedError = (message = 'Unauthenticated.') =>
+  new AppError(401, 'unauthenticated', message);
+
+export const createForbiddenError = (message = 'You do not have permission to access this resource.') =>
+  new AppError(403, 'forbidden', message);
+
+export const createTierRequiredError = (message = 'This feature requires a qualifying subscription.') =>
+  new AppError(403, 'tier_required', message);
+
+export const createConflictError = (message: string) => new AppError(409, 'conflict', message);
+
+export const createRateLimitedError = (retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+
+export const createNotConfiguredError = (message: string) => new AppError(503, 'not_configured', message);
+
+export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>
+  new AppError(502, 'provider_unavailable', message);
+
+/** PostgreSQL error code of a Drizzle-wrapped error (Drizzle puts it on `cause`). */
+export function pgErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';

@@ -1,0 +1,23 @@
+// Small helpers shared by route plugins.
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ClientInfo } from '../modules/auth/auth.service.ts';
+
+export const clientInfo = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
+
+/** A PostgreSQL integer id from a path or query string. */
+export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
+
+export const idParamsSchema = z.object({ id: idSchema });
+
+export const messageResponseSchema = z.object({ message: z.string() });
+
+/** Bodies of error responses, for the OpenAPI document (decisions §2). */
+export const errorResponseSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});

@@ -1,0 +1,56 @@
+// Session rows: one per issued token, looked up by the token's jti on every AUTH request.
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { type UserRow, usersTable } from '../users/users.table.ts';
+import { type SessionRow, sessionsTable } from './auth.table.ts';
+
+export function createSessionsRepository(db: Executor) {
+  return {
+    async insert(values: typeof sessionsTable.$inferInsert, tx: Executor = db): Promise<SessionRow> {
+      const [row] = await tx.insert(sessionsTable).values(values).returning();
+      return row!;
+    },
+
+    /** The session and its user in one query: the hot path of every AUTH request. */
+    async findWithUserByJti(
+      jti: string,
+      tx: Executor = db,
+    ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+      const [row] = await tx
+        .select({ session: sessionsTable, user: usersTable })
+        .from(sessionsTable)
+        .innerJoin(usersTable, eq(usersTable.id, sessionsTable.userId))
+        .where(eq(sessionsTable.jti, jti));
+      return row;
+    },
+
+    async touch(id: number, at: Date, tx: Executor = db): Promise<void> {
+      await tx.update(sessionsTable).set({ lastUsedAt: at }).where(eq(sessionsTable.id, id));
+    },
+
+    async revoke(id: number, at: Date, tx: Executor = db): Promise<void> {
+      await tx
+        .update(sessionsTable)
+        .set({ revokedAt: at })
+        .where(and(eq(sessionsTable.id, id), isNull(sessionsTable.revokedAt)));
+    },
+
+    /** Revokes every live session of a user, except `exceptId` when given; returns how many. */
+    async revokeAllForUser(userId: number, at: Date, exceptId?: number, tx: Executor = db): Promise<number> {
+      const rows = await tx
+        .update(sessionsTable)
+        .set({ revokedAt: at })
+        .where(
+          and(
+            eq(sessionsTable.userId, userId),
+            isNull(sessionsTable.revokedAt),
+            exceptId === undefined ? undefined : ne(sessionsTable.id, exceptId),
+          ),
+        )
+        .returning({ id: sessionsTable.id });
+      return rows.length;
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,53 @@
+// POST /register, POST /login, POST /logout.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { clientInfo, errorResponseSchema } from '../../lib/http.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import {
+  loginBodySchema,
+  loginResponseSchema,
+  registerBodySchema,
+  tokenResponseSchema,
+} from './auth.schemas.ts';
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auth } = app.deps.services;
+
+  app.post(
+    '/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account',
+        body: registerBodySchema,
+        response: { 201: tokenResponseSchema, 422: errorResponseSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await auth.register(request.body, clientInfo(request))),
+  );
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with email and password',
+        body: loginBodySchema,
+        response: { 200: loginResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request) => auth.login(request.body, clientInfo(request)),
+  );
+
+  app.post(
+    '/logout',
+    {
+      onRequest: [app.authenticate],
+      schema: { tags: ['auth'], summary: 'Revoke the current token', response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await auth.logout(requireAuth(request));
+      return reply.status(204).send(null);
+    },
+  );
+};

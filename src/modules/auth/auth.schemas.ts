@@ -1,0 +1,63 @@
+// Bodies and responses of register, login, me and logout.
+import { z } from 'zod';
+import { userPayloadSchema } from '../users/users.schemas.ts';
+
+export const passwordSchema = z
+  .string({ error: 'The password field is required.' })
+  .min(8, 'The password must be at least 8 characters.')
+  .max(255, 'The password may not be greater than 255 characters.');
+
+export const passwordConfirmationSchema = z.string({ error: 'The password confirmation field is required.' });
+
+/** password_confirmation must equal password; the failure is reported on `password`, as usual. */
+export const passwordsMatch: [
+  (body: { password?: string; password_confirmation?: string }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (body) => body.password === undefined || body.password === body.password_confirmation,
+  { path: ['password'], message: 'The password confirmation does not match.' },
+];
+
+export const emailSchema = z
+  .string({ error: 'The email field is required.' })
+  .trim()
+  .max(255, 'The email may not be greater than 255 characters.')
+  .pipe(z.email('The email must be a valid email address.'));
+
+export const nameSchema = z
+  .string({ error: 'The name field is required.' })
+  .trim()
+  .min(1, 'The name field is required.')
+  .max(255, 'The name may not be greater than 255 characters.');
+
+export const registerBodySchema = z
+  .object({
+    name: nameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    password_confirmation: passwordConfirmationSchema,
+  })
+  .refine(...passwordsMatch);
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+export const loginBodySchema = z.object({
+  email: z.string({ error: 'The email field is required.' }).trim().min(1, 'The email field is required.'),
+  password: z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.'),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const tokenResponseSchema = z.object({
+  token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  user: userPayloadSchema,
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const twoFactorChallengeResponseSchema = z.object({
+  two_factor_required: z.literal(true),
+  challenge_token: z.string(),
+  methods: z.array(z.string()),
+});
+
+export const loginResponseSchema = z.union([tokenResponseSchema, twoFactorChallengeResponseSchema]);

@@ -1,0 +1,170 @@
+// Accounts and tokens: register, login (with throttling), logout, and the `auth:api` +
+// `auth_session` checks every AUTH request passes. A token is valid only while its session
+// row (keyed by jti) exists, is not revoked and has not expired; revocation lives in
+// PostgreSQL, so it survives restarts.
+import type { Database } from '../../db/client.ts';
+import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { isUniqueViolation } from '../../lib/errors.ts';
+import type { FailureLimiter } from '../../lib/limiter.ts';
+import type { IssuedToken, TokenClaims, TokenIssuer } from '../../lib/tokens.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import { toUserPayload } from '../users/users.schemas.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { WorkspacesRepository } from '../workspaces/workspaces.repository.ts';
+import {
+  createEmailTakenError,
+  createInvalidCredentialsError,
+  createSessionRevokedError,
+  createTooManyLoginAttemptsError,
+} from './auth.errors.ts';
+import type { SessionsRepository } from './auth.repository.ts';
+import type { LoginBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
+import type { SessionRow } from './auth.table.ts';
+
+export const TRIAL_DAYS = 14;
+/** `last_used_at` is refreshed at most this often, so most requests write nothing. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface ClientInfo {
+  ip: string | undefined;
+  userAgent: string | undefined;
+}
+
+export interface AuthContext {
+  user: UserRow;
+  session: SessionRow;
+}
+
+interface AuthServiceDeps {
+  db: Database;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  workspaces: WorkspacesRepository;
+  issueToken: TokenIssuer;
+  loginLimiter: FailureLimiter;
+}
+
+// A real argon2id hash of a random string: verifying against it when the email is unknown
+// keeps the response time of "no such user" equal to "wrong password".
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => {
+  dummyHash ??= hashPassword(`no-such-user-${Math.random()}`);
+  return dummyHash;
+};
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, users, sessions, workspaces, issueToken, loginLimiter } = deps;
+
+  /** Signs a token and records its session, inside the caller's transaction when given. */
+  async function startSession(
+    user: UserRow,
+    client: ClientInfo,
+    tx: Parameters<SessionsRepository['insert']>[1] = db,
+  ): Promise<IssuedToken> {
+    const issued = issueToken(user);
+    await sessions.insert(
+      {
+        userId: user.id,
+        jti: issued.jti,
+        ip: client.ip ?? null,
+        userAgent: client.userAgent?.slice(0, 512) ?? null,
+        expiresAt: issued.expiresAt,
+      },
+      tx,
+    );
+    return issued;
+  }
+
+  const tokenResponse = (issued: IssuedToken, user: UserRow): TokenResponse => ({
+    token: issued.token,
+    token_type: 'Bearer',
+    expires_in: issued.expiresIn,
+    user: toUserPayload(user),
+  });
+
+  return {
+    startSession,
+    tokenResponse,
+
+    /** Open registration (decisions §3): a trialing free user with a first workspace they own. */
+    async register(body: RegisterBody, client: ClientInfo): Promise<TokenResponse> {
+      const passwordHash = await hashPassword(body.password);
+      try {
+        return await db.transaction(async (tx) => {
+          if (await users.findActiveByEmail(body.email, tx)) throw createEmailTakenError();
+          const user = await users.insert(
+            {
+              name: body.name,
+              email: body.email,
+              passwordHash,
+              role: 'user',
+              subscriptionStatus: 'trialing',
+              subscriptionTier: 'free',
+              trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 24 * 3600 * 1000),
+            },
+            tx,
+          );
+          await workspaces.insertWithMember(
+            `${body.name}'s workspace`,
+            { userId: user.id, role: 'owner' },
+            tx,
+          );
+          return tokenResponse(await startSession(user, client, tx), user);
+        });
+      } catch (error) {
+        // Two registrations racing for one email: the unique index decides.
+        if (isUniqueViolation(error)) throw createEmailTakenError();
+        throw error;
+      }
+    },
+
+    /**
+     * Password check, throttled per email and IP (5 failures a minute -> 429). Returns the
+     * user when the password is right; the caller decides between a token and a challenge.
+     */
+    async verifyCredentials(body: LoginBody, client: ClientInfo): Promise<UserRow> {
+      const throttleKey = `${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`;
+      const retryAfter = await loginLimiter.blockedFor(throttleKey);
+      if (retryAfter > 0) throw createTooManyLoginAttemptsError(retryAfter);
+
+      const user = await users.findActiveByEmail(body.email);
+      const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
+      if (!user || !valid) {
+        await loginLimiter.recordFailure(throttleKey);
+        throw createInvalidCredentialsError();
+      }
+      await loginLimiter.reset(throttleKey);
+      return user;
+    },
+
+    async login(body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
+      const user = await this.verifyCredentials(body, client);
+      return tokenResponse(await startSession(user, client), user);
+    },
+
+    async logout(auth: AuthContext): Promise<void> {
+      await sessions.revoke(auth.session.id, new Date());
+    },
+
+    /** The `auth_session` check, given claims @fastify/jwt has already verified. */
+    async authenticate(claims: TokenClaims, now = new Date()): Promise<AuthContext> {
+      const found = await sessions.findWithUserByJti(claims.jti);
+      if (
+        !found ||
+        found.session.revokedAt !== null ||
+        found.session.expiresAt <= now ||
+        found.user.deletedAt !== null ||
+        String(found.user.id) !== claims.sub
+      ) {
+        throw createSessionRevokedError();
+      }
+      if (now.getTime() - found.session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
+        await sessions.touch(found.session.id, now);
+        found.session.lastUsedAt = now;
+      }
+      return found;
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

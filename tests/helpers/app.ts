@@ -1,0 +1,72 @@
+// A real app on a real database for one test file: config from a fixed environment, deps,
+// buildApp, and a way to rebuild the app on the same database (to prove state is not kept
+// in memory).
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createDeps, type Deps } from '../../src/deps.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-for-hs256';
+export const TEST_APP_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: TEST_JWT_SECRET,
+    APP_KEY: TEST_APP_KEY,
+    APP_URL: 'http://app.test',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'lf-test-data-')),
+    ...env,
+  });
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: Deps;
+  config: Config;
+  database: TestDatabase;
+  /** Closes the current app and deps and builds fresh ones on the same database. */
+  rebuild(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  env?: Record<string, string>;
+  /** Runs on each built app before it is ready, e.g. to mount a probe route for a guard. */
+  extend?: (app: FastifyInstance) => void;
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const { env = {}, extend } = options;
+  const database = await createTestDatabase();
+  const config = testConfig(database.url, env);
+
+  const start = async () => {
+    const deps = await createDeps(config, { databaseUrl: database.url, role: 'api' });
+    const app = await buildApp(deps, { logger: false });
+    extend?.(app);
+    await app.ready();
+    return { deps, app };
+  };
+
+  const context = { ...(await start()), config, database } as TestContext;
+  const stop = async () => {
+    await context.app.close();
+    await context.deps.close();
+  };
+  context.rebuild = async () => {
+    await stop();
+    Object.assign(context, await start());
+  };
+  context.close = async () => {
+    await stop();
+    await database.drop();
+  };
+  return context;
+}

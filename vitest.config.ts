@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/global-setup.ts'],
+    pool: 'forks',
+    // Each file gets its own database, so files run in parallel safely.
+    fileParallelism: true,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
