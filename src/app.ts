@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -14,7 +14,6 @@ import {
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
-import { loggerOptions } from './lib/logger.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
 import { apiRoutes } from './routes.ts';
@@ -25,17 +24,12 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildAppOptions {
-  /** Overrides the logger (tests pass false). */
-  logger?: boolean;
-}
-
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
-export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config),
+    loggerInstance: deps.logger as FastifyBaseLogger,
     // Honour a caller's X-Request-Id when it is sane; otherwise make one.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

@@ -169,7 +169,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),
+      parsed.error.issues.map((issue) => {
+        const [variable = '(env)', ...inner] = issue.path.map(String);
+        return `${variable}: ${issue.message}${inner.length ? ` (at ${inner.join('.')})` : ''}`;
+      }),
     );
   }
   const env = parsed.data;

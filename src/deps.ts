@@ -2,11 +2,13 @@
 // queue, Redis when configured, and the services. Tests build the same thing on their own
 // database, so no code path differs between a test and production.
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
+import { createLogger } from './lib/logger.ts';
 import { createTokenIssuer } from './lib/tokens.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSessionsRepository } from './modules/auth/auth.repository.ts';
@@ -16,6 +18,7 @@ import { createWorkspacesRepository } from './modules/workspaces/workspaces.repo
 
 export interface Deps {
   config: Config;
+  logger: Logger;
   database: DatabaseHandle;
   db: Database;
   jobs: JobQueue;
@@ -46,18 +49,21 @@ export interface CreateDepsOptions {
   /** The resolved database URL (DATABASE_URL or the embedded cluster's). */
   databaseUrl: string;
   role: 'api' | 'worker';
+  /** Defaults to a pino logger at LOG_LEVEL on stdout. */
+  logger?: Logger;
 }
 
 export async function createDeps(config: Config, options: CreateDepsOptions): Promise<Deps> {
+  const logger = options.logger ?? createLogger(config);
   const database = createDatabase(options.databaseUrl);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
-    : undefined;
-  const jobs = new JobQueue(options.databaseUrl, options.role);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+  const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
 
   return {
     config,
+    logger,
     database,
     db: database.db,
     jobs,

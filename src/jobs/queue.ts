@@ -1,6 +1,7 @@
 // pg-boss on the service's own database. `send` validates the payload against its schema and,
 // given a transaction, enqueues through that transaction so a job exists only if its rows do.
 import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
 import type { Executor } from '../db/client.ts';
 import { type JobName, type JobPayload, jobNames, jobSchemas } from './jobs.ts';
 
@@ -12,6 +13,19 @@ export interface SendOptions {
 }
 
 /**
+ * pg-boss's SQL is written for the pg driver, which sends undefined as NULL, numbers as text
+ * and objects as JSON text. postgres.js refuses undefined, and under Drizzle its json/jsonb
+ * serializers pass values through untouched (Drizzle stringifies JSON itself), so do as pg does.
+ */
+function asPgValue(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object' && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  return value;
+}
+
+/**
  * pg-boss runs its statements through `executeSql`; inside a Drizzle transaction we hand it the
  * transaction's postgres.js client (Drizzle keeps it on `session.client`).
  */
@@ -20,7 +34,9 @@ function transactionAdapter(tx: Executor) {
     tx as unknown as { session: { client: { unsafe(text: string, values?: unknown[]): Promise<unknown[]> } } }
   ).session.client;
   return {
-    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await client.unsafe(text, values) }),
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await client.unsafe(text, values.map(asPgValue)),
+    }),
   };
 }
 
@@ -29,7 +45,7 @@ export class JobQueue {
   private started = false;
 
   /** `role: 'worker'` also runs pg-boss maintenance and cron; the API only sends. */
-  constructor(databaseUrl: string, role: 'api' | 'worker') {
+  constructor(databaseUrl: string, role: 'api' | 'worker', logger: Logger) {
     const worker = role === 'worker';
     this.boss = new PgBoss({
       connectionString: databaseUrl,
@@ -38,6 +54,11 @@ export class JobQueue {
       supervise: worker,
       schedule: worker,
     });
+    // pg-boss reports connection trouble as events; unheard, they would crash the process.
+    this.boss.on('error', (error: Error & { code?: string }) =>
+      // The error drags its pg client along; the message and code are what an operator needs.
+      logger.warn({ error: error.message, pgCode: error.code }, 'pg-boss error'),
+    );
   }
 
   /** Installs the pg-boss schema when needed and creates every queue of the registry. */

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
@@ -40,16 +41,18 @@ export interface TestContextOptions {
   env?: Record<string, string>;
   /** Runs on each built app before it is ready, e.g. to mount a probe route for a guard. */
   extend?: (app: FastifyInstance) => void;
+  /** A logger to capture what the app logs. */
+  logger?: Logger;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const { env = {}, extend } = options;
+  const { env = {}, extend, logger } = options;
   const database = await createTestDatabase();
   const config = testConfig(database.url, env);
 
   const start = async () => {
-    const deps = await createDeps(config, { databaseUrl: database.url, role: 'api' });
-    const app = await buildApp(deps, { logger: false });
+    const deps = await createDeps(config, { databaseUrl: database.url, role: 'api', logger });
+    const app = await buildApp(deps);
     extend?.(app);
     await app.ready();
     return { deps, app };
