@@ -64,6 +64,8 @@ describe('health and docs', () => {
       expect.arrayContaining(['name', 'email', 'password', 'password_confirmation']),
     );
     expect(register.responses['201']).toBeDefined();
+    expect(doc.paths['/api/me'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('serves Swagger UI at /docs', async () => {

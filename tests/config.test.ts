@@ -1,9 +1,9 @@
 // src/config.ts: one schema over the environment; bad values name their variable.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig, loadDotEnv } from '../src/config.ts';
 
 const tempDataDir = () => mkdtempSync(path.join(os.tmpdir(), 'lf-config-'));
 const secrets = { JWT_SECRET: 'x'.repeat(40), APP_KEY: Buffer.alloc(32, 1).toString('base64') };
@@ -93,6 +93,21 @@ describe('loadConfig', () => {
     });
     expect(config.providerBaseUrls).toEqual({ google: 'http://127.0.0.1:9999' });
     expect(config.storage.s3).toMatchObject({ bucket: 'finders', forcePathStyle: true });
+  });
+
+  it('reads .env when present, without overriding variables already set', () => {
+    const file = path.join(tempDataDir(), '.env');
+    writeFileSync(file, 'LF_TEST_FROM_DOTENV=from-file\nLF_TEST_ALREADY_SET=from-file\n');
+    process.env.LF_TEST_ALREADY_SET = 'from-environment';
+    try {
+      loadDotEnv(file);
+      expect(process.env.LF_TEST_FROM_DOTENV).toBe('from-file');
+      expect(process.env.LF_TEST_ALREADY_SET).toBe('from-environment');
+      loadDotEnv(path.join(tempDataDir(), 'missing.env')); // absent: nothing happens
+    } finally {
+      delete process.env.LF_TEST_FROM_DOTENV;
+      delete process.env.LF_TEST_ALREADY_SET;
+    }
   });
 
   it('stops the real entry point with a message naming the variable', async () => {

@@ -13,6 +13,9 @@ export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 export const idParamsSchema = z.object({ id: idSchema });
 
+/** OpenAPI security requirement of AUTH routes (the bearerAuth scheme declared in app.ts). */
+export const bearerSecurity = [{ bearerAuth: [] }];
+
 export const messageResponseSchema = z.object({ message: z.string() });
 
 /** Bodies of error responses, for the OpenAPI document (decisions §2). */

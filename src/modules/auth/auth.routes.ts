@@ -1,7 +1,7 @@
 // POST /register, POST /login, POST /logout.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { clientInfo, errorResponseSchema } from '../../lib/http.ts';
+import { bearerSecurity, clientInfo, errorResponseSchema } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
   loginBodySchema,
@@ -43,7 +43,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/logout',
     {
       onRequest: [app.authenticate],
-      schema: { tags: ['auth'], summary: 'Revoke the current token', response: { 204: z.null() } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the current token',
+        security: bearerSecurity,
+        response: { 204: z.null(), 401: errorResponseSchema },
+      },
     },
     async (request, reply) => {
       await auth.logout(requireAuth(request));
