@@ -10,7 +10,7 @@ import { findersTable } from '../finders/finders.table.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { processesTable } from '../processes/processes.table.ts';
 import { usersTable } from '../users/users.table.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 export const aiImportBatchStatuses = ['draft', 'imported', 'discarded'] as const;
 export type AiImportBatchStatus = (typeof aiImportBatchStatuses)[number];
@@ -66,9 +66,7 @@ export const aiImportBatchesTable = pgTable(
   'ai_import_batches',
   {
     id: serial().primaryKey(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     userId: integer()
       .notNull()
       .references(() => usersTable.id, { onDelete: 'cascade' }),

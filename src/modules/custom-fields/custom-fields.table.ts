@@ -4,7 +4,7 @@
 // deleting or retyping a definition orphans the stored values instead of touching them (spec §4).
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { oneOf, timestamps } from '../../db/columns.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 export const customFieldTypes = [
   'text',
@@ -24,9 +24,7 @@ export const customFieldDefinitionsTable = pgTable(
   'custom_field_definitions',
   {
     id: serial().primaryKey(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     /** The key of the value in locations.custom_values and the CSV column name. */
     name: text().notNull(),
     label: text().notNull(),

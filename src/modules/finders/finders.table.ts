@@ -7,7 +7,7 @@ import { index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex }
 import { oneOf, timestamps, timestamptz } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 /** One flat key-value pair of the design configuration (decisions §6). */
 export interface FinderSetting {
@@ -38,9 +38,7 @@ export const findersTable = pgTable(
   'finders',
   {
     id: serial().primaryKey(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     /** The backing map, created with the finder; null once that map is deleted. */
     mapId: integer().references(() => mapsTable.id, { onDelete: 'set null' }),
     name: text().notNull(),

@@ -7,7 +7,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import {
   doublePrecision,
   index,
-  integer,
   jsonb,
   pgTable,
   serial,
@@ -15,7 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 /** lower(value) without any whitespace; '' for null. Immutable, so usable in a generated column. */
 export const normalize = (value: SQL) =>
@@ -25,9 +24,7 @@ export const locationsTable = pgTable(
   'locations',
   {
     id: serial().primaryKey(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     /** The caller's own identifier; the CSV matching key when present (decisions §5). */
     externalId: text(),
     title: text().notNull(),

@@ -8,7 +8,7 @@ import { timestamps } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { setsTable } from '../sets/sets.table.ts';
 import { usersTable } from '../users/users.table.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 export const mapsTable = pgTable('maps', {
   id: serial().primaryKey(),
@@ -37,9 +37,7 @@ export const mapWorkspacesTable = pgTable(
     mapId: integer()
       .notNull()
       .references(() => mapsTable.id, { onDelete: 'cascade' }),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
   },
   (t) => [
     primaryKey({ columns: [t.mapId, t.workspaceId] }),

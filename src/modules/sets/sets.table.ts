@@ -4,15 +4,13 @@
 import { index, integer, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 export const setsTable = pgTable(
   'sets',
   {
     id: serial().primaryKey(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     name: text().notNull(),
     ...timestamps,
   },

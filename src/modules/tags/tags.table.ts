@@ -4,15 +4,13 @@
 import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 export const tagsTable = pgTable(
   'tags',
   {
     id: serial().primaryKey(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     name: text().notNull(),
     /** Generated from the name and regenerated on rename; refinements and the widget filter use it. */
     slug: text().notNull(),

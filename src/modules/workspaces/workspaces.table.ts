@@ -10,15 +10,19 @@ export const workspacesTable = pgTable('workspaces', {
   ...timestamps,
 });
 
+/** The workspace a row belongs to: required, and the row dies with its workspace. */
+export const workspaceIdColumn = () =>
+  integer()
+    .notNull()
+    .references(() => workspacesTable.id, { onDelete: 'cascade' });
+
 export const memberRoles = ['owner', 'member'] as const;
 export type MemberRole = (typeof memberRoles)[number];
 
 export const workspaceMembersTable = pgTable(
   'workspace_members',
   {
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     userId: integer()
       .notNull()
       .references(() => usersTable.id, { onDelete: 'cascade' }),
@@ -37,9 +41,7 @@ export const invitesTable = pgTable(
   {
     id: serial().primaryKey(),
     email: text().notNull(),
-    workspaceId: integer()
-      .notNull()
-      .references(() => workspacesTable.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     invitedBy: integer().references(() => usersTable.id, { onDelete: 'set null' }),
     /** SHA-256 of the invite token; the token travels only in the mail. */
     tokenHash: text().notNull(),
