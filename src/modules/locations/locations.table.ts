@@ -4,15 +4,7 @@
 // removes its associations. AI import items keep their row and lose the link (set null), and
 // analytics events keep the bare id (no foreign key, see analytics.table.ts).
 import { type SQL, sql } from 'drizzle-orm';
-import {
-  doublePrecision,
-  index,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { doublePrecision, index, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
