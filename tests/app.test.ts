@@ -1,6 +1,7 @@
 // The app's frame: health, docs, error bodies of decisions §2, request ids, CORS and logs.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idParamsSchema } from '../src/lib/http.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
@@ -18,7 +19,10 @@ beforeAll(async () => {
   ctx = await createTestContext({
     logger: createLogger({ logLevel: 'debug' }, sink),
     extend: (app) => {
-      // Probe routes: an unexpected failure, and a body-size check on a route with a body.
+      // Probe routes: an unexpected failure, a path id, a route rate limit.
+      app.get('/api/__probe/items/:id', { schema: { params: idParamsSchema } }, async (request) => ({
+        id: (request.params as { id: number }).id,
+      }));
       app.get('/api/__probe/boom', async () => {
         throw new Error('kaboom: secret internals');
       });
@@ -82,6 +86,16 @@ describe('error bodies', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'Not found.', code: 'not_found' });
     }
+  });
+
+  it('answers 404 for a path id that is not a positive 32-bit integer', async () => {
+    for (const id of ['abc', '0', '-3', '1.5', '99999999999']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/__probe/items/${id}` });
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json()).toEqual({ message: 'Not found.', code: 'not_found' });
+    }
+    const ok = await ctx.app.inject({ method: 'GET', url: '/api/__probe/items/42' });
+    expect(ok.json()).toEqual({ id: 42 });
   });
 
   it('answers 413 for a body over the limit', async () => {

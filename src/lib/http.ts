@@ -16,8 +16,6 @@ export const idParamsSchema = z.object({ id: idSchema });
 /** OpenAPI security requirement of AUTH routes (the bearerAuth scheme declared in app.ts). */
 export const bearerSecurity = [{ bearerAuth: [] }];
 
-export const messageResponseSchema = z.object({ message: z.string() });
-
 /** Bodies of error responses, for the OpenAPI document (decisions §2). */
 export const errorResponseSchema = z.object({
   message: z.string(),

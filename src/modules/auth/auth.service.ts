@@ -2,21 +2,16 @@
 // `auth_session` checks every AUTH request passes. A token is valid only while its session
 // row (keyed by jti) exists, is not revoked and has not expired; revocation lives in
 // PostgreSQL, so it survives restarts.
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { isUniqueViolation } from '../../lib/errors.ts';
+import { createRateLimitedError, createUnauthenticatedError, isUniqueViolation } from '../../lib/errors.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import type { IssuedToken, TokenClaims, TokenIssuer } from '../../lib/tokens.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { toUserPayload } from '../users/users.schemas.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { WorkspacesRepository } from '../workspaces/workspaces.repository.ts';
-import {
-  createEmailTakenError,
-  createInvalidCredentialsError,
-  createSessionRevokedError,
-  createTooManyLoginAttemptsError,
-} from './auth.errors.ts';
+import { createEmailTakenError, createInvalidCredentialsError } from './auth.errors.ts';
 import type { SessionsRepository } from './auth.repository.ts';
 import type { LoginBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
@@ -56,11 +51,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { db, users, sessions, workspaces, issueToken, loginLimiter } = deps;
 
   /** Signs a token and records its session, inside the caller's transaction when given. */
-  async function startSession(
-    user: UserRow,
-    client: ClientInfo,
-    tx: Parameters<SessionsRepository['insert']>[1] = db,
-  ): Promise<IssuedToken> {
+  async function startSession(user: UserRow, client: ClientInfo, tx: Executor = db): Promise<IssuedToken> {
     const issued = issueToken(user);
     await sessions.insert(
       {
@@ -82,8 +73,28 @@ export function createAuthService(deps: AuthServiceDeps) {
     user: toUserPayload(user),
   });
 
+  /**
+   * Password check, throttled per email and IP (5 failures a minute -> 429). Returns the
+   * user when the password is right; the caller decides between a token and a challenge.
+   */
+  async function verifyCredentials(body: LoginBody, client: ClientInfo): Promise<UserRow> {
+    const throttleKey = `${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`;
+    const retryAfter = await loginLimiter.blockedFor(throttleKey);
+    if (retryAfter > 0) throw createRateLimitedError(retryAfter);
+
+    const user = await users.findActiveByEmail(body.email);
+    const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
+    if (!user || !valid) {
+      await loginLimiter.recordFailure(throttleKey);
+      throw createInvalidCredentialsError();
+    }
+    await loginLimiter.reset(throttleKey);
+    return user;
+  }
+
   return {
     startSession,
+    verifyCredentials,
     tokenResponse,
 
     /** Open registration (decisions §3): a trialing free user with a first workspace they own. */
@@ -118,27 +129,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
     },
 
-    /**
-     * Password check, throttled per email and IP (5 failures a minute -> 429). Returns the
-     * user when the password is right; the caller decides between a token and a challenge.
-     */
-    async verifyCredentials(body: LoginBody, client: ClientInfo): Promise<UserRow> {
-      const throttleKey = `${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`;
-      const retryAfter = await loginLimiter.blockedFor(throttleKey);
-      if (retryAfter > 0) throw createTooManyLoginAttemptsError(retryAfter);
-
-      const user = await users.findActiveByEmail(body.email);
-      const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
-      if (!user || !valid) {
-        await loginLimiter.recordFailure(throttleKey);
-        throw createInvalidCredentialsError();
-      }
-      await loginLimiter.reset(throttleKey);
-      return user;
-    },
-
     async login(body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
-      const user = await this.verifyCredentials(body, client);
+      const user = await verifyCredentials(body, client);
       return tokenResponse(await startSession(user, client), user);
     },
 
@@ -156,7 +148,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         found.user.deletedAt !== null ||
         String(found.user.id) !== claims.sub
       ) {
-        throw createSessionRevokedError();
+        throw createUnauthenticatedError();
       }
       if (now.getTime() - found.session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
         await sessions.touch(found.session.id, now);
