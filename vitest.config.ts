@@ -9,6 +9,6 @@ export default defineConfig({
     fileParallelism: true,
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });
