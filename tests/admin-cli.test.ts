@@ -1,13 +1,11 @@
 // `npm run admin:create`, run as the real CLI against the test file's database.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersTable } from '../src/modules/users/users.table.ts';
 import { createUser } from './factories/users.ts';
 import { createTestContext, TEST_APP_KEY, TEST_JWT_SECRET, type TestContext } from './helpers/app.ts';
+import { tempDir } from './helpers/temp.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -24,7 +22,7 @@ function adminCreate(...args: string[]) {
       DATABASE_URL: ctx.database.url,
       JWT_SECRET: TEST_JWT_SECRET,
       APP_KEY: TEST_APP_KEY,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'lf-cli-')),
+      DATA_DIR: tempDir('cli-'),
       LOG_LEVEL: 'silent',
     },
     encoding: 'utf8',

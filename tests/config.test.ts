@@ -1,11 +1,11 @@
 // src/config.ts: one schema over the environment; bad values name their variable.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.ts';
+import { tempDir } from './helpers/temp.ts';
 
-const tempDataDir = () => mkdtempSync(path.join(os.tmpdir(), 'lf-config-'));
+const tempDataDir = () => tempDir('config-');
 const secrets = { JWT_SECRET: 'x'.repeat(40), APP_KEY: Buffer.alloc(32, 1).toString('base64') };
 
 function problemsOf(env: Record<string, string>): string[] {

@@ -1,15 +1,13 @@
 // The no-DATABASE_URL default: `npm start` owns a cluster under the data directory and CLI
 // scripts attach to it through .data/postgres.json, or start it when none runs.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureDevDatabase } from '../src/db/embedded.ts';
+import { tempDir } from './helpers/temp.ts';
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lf-embedded-'));
-chmodSync(dataDir, 0o755);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('embedded-');
 
 const selectOne = async (url: string) => {
   const sql = postgres(url, { max: 1, onnotice: () => {} });

@@ -1,14 +1,14 @@
 // The real entry points as processes: the API serves and stops gracefully on SIGTERM; so does
 // the worker. They run on this test file's database through DATABASE_URL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
 import { TEST_APP_KEY, TEST_JWT_SECRET } from './helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { tempDir } from './helpers/temp.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -34,12 +34,6 @@ function start(entry: string, env: Record<string, string | undefined>) {
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   return { child, output: () => output };
-}
-
-function tempDir() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-entry-'));
-  chmodSync(dir, 0o755); // the embedded cluster runs as the postgres OS user
-  return dir;
 }
 
 const readyz = async (port: number) => {

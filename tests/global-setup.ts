@@ -15,6 +15,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     serverUrl: string;
     templateDatabase: string;
+    /** Root of every temporary directory of this run (tests/helpers/temp.ts). */
+    tempRoot: string;
   }
 }
 
@@ -27,17 +29,16 @@ const serverOf = (url: string) => {
 
 export default async function setup(project: TestProject) {
   let stopCluster: (() => Promise<void>) | undefined;
-  let tempDir: string | undefined;
   let serverUrl: string;
+  const tempRoot = mkdtempSync(path.join(os.tmpdir(), 'lf-test-'));
+  // initdb runs as the postgres OS user, which must be able to enter the directory.
+  chmodSync(tempRoot, 0o755);
 
   // Tests read DATABASE_URL directly: it names only a server to create throwaway databases on.
   if (process.env.DATABASE_URL) {
     serverUrl = serverOf(process.env.DATABASE_URL);
   } else {
-    tempDir = mkdtempSync(path.join(os.tmpdir(), 'lf-test-pg-'));
-    // initdb runs as the postgres OS user, which must be able to enter the directory.
-    chmodSync(tempDir, 0o755);
-    const cluster = await startCluster({ databaseDir: path.join(tempDir, 'data'), persistent: false });
+    const cluster = await startCluster({ databaseDir: path.join(tempRoot, 'cluster'), persistent: false });
     serverUrl = cluster.serverUrl;
     stopCluster = cluster.stop;
   }
@@ -62,6 +63,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('serverUrl', serverUrl);
   project.provide('templateDatabase', templateDatabase);
+  project.provide('tempRoot', tempRoot);
 
   return async () => {
     const leftovers = await admin<{ datname: string }[]>`
@@ -70,6 +72,6 @@ export default async function setup(project: TestProject) {
       await admin.unsafe(`drop database if exists "${datname}" with (force)`);
     await admin.end();
     await stopCluster?.();
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    rmSync(tempRoot, { recursive: true, force: true });
   };
 }

@@ -1,15 +1,13 @@
 // A real app on a real database for one test file: config from a fixed environment, deps,
 // buildApp, and a way to rebuild the app on the same database (to prove state is not kept
 // in memory).
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { tempDir } from './temp.ts';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-for-hs256';
 export const TEST_APP_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -22,7 +20,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     JWT_SECRET: TEST_JWT_SECRET,
     APP_KEY: TEST_APP_KEY,
     APP_URL: 'http://app.test',
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'lf-test-data-')),
+    DATA_DIR: tempDir('data-'),
     ...env,
   });
 }
