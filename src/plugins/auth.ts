@@ -62,18 +62,24 @@ export const authPlugin = fp<AuthPluginOptions>(
     });
 
     // `audit`: written before the response leaves, so the row exists when the client sees it.
+    // The change itself is already committed; a failed audit write is logged, not turned into
+    // an error answer for a request that succeeded.
     app.addHook('onSend', async (request, reply, payload) => {
       if (request.auth && !SAFE_METHODS.has(request.method)) {
-        await auditService.record({
-          userId: request.auth.user.id,
-          method: request.method,
-          route: request.routeOptions.url ?? request.url,
-          path: request.url.split('?')[0] ?? request.url,
-          status: reply.statusCode,
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-          requestId: request.id,
-        });
+        try {
+          await auditService.record({
+            userId: request.auth.user.id,
+            method: request.method,
+            route: request.routeOptions.url ?? request.url,
+            path: request.url.split('?')[0] ?? request.url,
+            status: reply.statusCode,
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+            requestId: request.id,
+          });
+        } catch (error) {
+          request.log.error({ err: error }, 'audit row could not be written');
+        }
       }
       return payload;
     });
