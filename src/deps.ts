@@ -15,6 +15,7 @@ import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
+import { createWorkspacesService } from './modules/workspaces/workspaces.service.ts';
 
 export interface Deps {
   config: Config;
@@ -42,6 +43,7 @@ function createServices(config: Config, db: Database, redis: Redis | undefined) 
       issueToken: createTokenIssuer(config.jwt),
       loginLimiter: createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis }),
     }),
+    workspaces: createWorkspacesService({ db, workspaces }),
   };
 }
 

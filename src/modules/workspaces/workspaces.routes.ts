@@ -1,0 +1,101 @@
+// /workspaces (members, behind `subscription_tier:free`) and /admin/workspaces (role admin).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
+import { paginationQuerySchema, sendList, toPage } from '../../lib/pagination.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import { requireTier } from '../../plugins/guards.ts';
+import type { RouteScope } from './workspaces.access.ts';
+import { workspaceBodySchema, workspaceDetailSchema, workspaceSchema } from './workspaces.schemas.ts';
+
+const errors = {
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  422: errorResponseSchema,
+};
+
+export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
+  const service = app.deps.services.workspaces;
+  const { admin } = scope;
+  app.addHook('onRequest', app.authenticate);
+  // Members need a paid plan (spec §4: `subscription_tier:free`); the admin area needs the role.
+  for (const guard of admin ? scope.guards : [requireTier('free')]) app.addHook('preHandler', guard);
+  const tags = [`${scope.tag}workspaces`];
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: admin ? 'Every workspace' : 'Workspaces the user is a member of',
+        security: bearerSecurity,
+        querystring: paginationQuerySchema,
+        response: { 200: z.array(workspaceSchema), ...errors },
+      },
+    },
+    async (request, reply) =>
+      sendList(reply, await service.list(scope.actor(request), toPage(request.query))),
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One workspace with its member count',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        response: { 200: workspaceDetailSchema, ...errors },
+      },
+    },
+    async (request) => service.get(scope.actor(request), request.params.id),
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a workspace owned by the caller (within the plan limit)',
+        security: bearerSecurity,
+        body: workspaceBodySchema,
+        response: { 201: workspaceSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.create(requireAuth(request).user, request.body.name)),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a workspace (owner)',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        body: workspaceBodySchema,
+        response: { 200: workspaceSchema, ...errors },
+      },
+    },
+    async (request) => service.rename(scope.actor(request), request.params.id, request.body.name),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a workspace and everything in it (owner)',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.delete(scope.actor(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};
