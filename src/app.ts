@@ -1,6 +1,7 @@
 // buildApp(deps): plugins, error handling, health and docs routes, and every route plugin under
 // /api. It never listens: src/server.ts and the tests (through app.inject) do that part.
 import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -13,6 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
+import { cdnRoutes } from './lib/cdn.routes.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
@@ -88,6 +90,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
+  await app.register(multipart, { limits: { files: 1, fileSize: 50 * 1024 * 1024, fields: 20 } });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -121,6 +125,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     auditService: deps.services.audit,
   });
   await app.register(apiRoutes, { prefix: '/api' });
+  if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
 
   return app;
 }

@@ -9,10 +9,23 @@ import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
+import { createStorage, type Storage } from './lib/storage.ts';
 import { createTokenIssuer } from './lib/tokens.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
+import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
+import { createLocationImageService } from './modules/locations/locations.image.service.ts';
+import { createLocationImporter } from './modules/locations/locations.import.ts';
+import { createLocationsRepository } from './modules/locations/locations.repository.ts';
+import { createLocationsService } from './modules/locations/locations.service.ts';
+import { createMapsRepository } from './modules/maps/maps.repository.ts';
+import { createMapsService } from './modules/maps/maps.service.ts';
+import { createSetsRepository } from './modules/sets/sets.repository.ts';
+import { createSetsService } from './modules/sets/sets.service.ts';
+import { createTagsRepository } from './modules/tags/tags.repository.ts';
+import { createTagsService } from './modules/tags/tags.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.ts';
@@ -25,14 +38,33 @@ export interface Deps {
   jobs: JobQueue;
   redis: Redis | undefined;
   secretBox: SecretBox;
+  storage: Storage;
   services: ReturnType<typeof createServices>;
   close(): Promise<void>;
 }
 
-function createServices(config: Config, db: Database, redis: Redis | undefined) {
+interface ServiceDeps {
+  config: Config;
+  db: Database;
+  redis: Redis | undefined;
+  storage: Storage;
+  logger: Logger;
+}
+
+function createServices({ config, db, redis, storage, logger }: ServiceDeps) {
+  // Stored files of deleted rows go after the commit, best effort: a leftover object costs
+  // storage, never a failed request.
+  const forget = (what: string, remove: () => Promise<void>) =>
+    remove().catch((error) => logger.warn({ err: error, what }, 'could not delete stored files'));
   const users = createUsersRepository(db);
   const sessions = createSessionsRepository(db);
   const workspaces = createWorkspacesRepository(db);
+  const locations = createLocationsRepository(db);
+  const locationsService = createLocationsService({
+    db,
+    locations,
+    onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
+  });
   return {
     audit: createAuditService(db),
     auth: createAuthService({
@@ -43,7 +75,18 @@ function createServices(config: Config, db: Database, redis: Redis | undefined) 
       issueToken: createTokenIssuer(config.jwt),
       loginLimiter: createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis }),
     }),
-    workspaces: createWorkspacesService({ db, workspaces }),
+    workspaces: createWorkspacesService({
+      db,
+      workspaces,
+      onDeleted: (id) => forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`)),
+    }),
+    sets: createSetsService({ db, sets: createSetsRepository(db) }),
+    tags: createTagsService({ db, tags: createTagsRepository(db) }),
+    customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
+    maps: createMapsService({ db, maps: createMapsRepository(db) }),
+    locations: locationsService,
+    locationImages: createLocationImageService({ db, storage, logger, locations: locationsService }),
+    locationImport: createLocationImporter({ db, locations }),
   };
 }
 
@@ -62,6 +105,7 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
+  const storage = createStorage(config.storage);
 
   return {
     config,
@@ -71,10 +115,12 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     jobs,
     redis,
     secretBox: new SecretBox(config.appKey),
-    services: createServices(config, database.db, redis),
+    storage,
+    services: createServices({ config, db: database.db, redis, storage, logger }),
     async close() {
       await jobs.stop();
       redis?.disconnect();
+      await storage.close();
       await database.close();
     },
   };

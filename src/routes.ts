@@ -2,6 +2,13 @@
 // twice: for members, and under /admin for admins acting across every workspace.
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.ts';
+import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
+import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
+import { locationsRoutes } from './modules/locations/locations.routes.ts';
+import { mapsRoutes } from './modules/maps/maps.routes.ts';
+import { setsRoutes } from './modules/sets/sets.routes.ts';
+import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { meRoutes } from './modules/users/me.routes.ts';
 import { adminScope, memberScope } from './modules/workspaces/workspaces.access.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
@@ -12,4 +19,21 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
 
   await app.register(workspacesRoutes, { prefix: '/workspaces', scope: memberScope });
   await app.register(workspacesRoutes, { prefix: '/admin/workspaces', scope: adminScope });
+  await app.register(setsRoutes, { prefix: '/sets', scope: memberScope });
+  await app.register(setsRoutes, { prefix: '/admin/sets', scope: adminScope });
+  await app.register(tagsRoutes, { prefix: '/tags', scope: memberScope });
+  await app.register(tagsRoutes, { prefix: '/admin/tags', scope: adminScope });
+  await app.register(customFieldsRoutes, { prefix: '/custom-field-definitions', scope: memberScope });
+  await app.register(customFieldsRoutes, { prefix: '/admin/custom-field-definitions', scope: adminScope });
+
+  await app.register(mapsRoutes, { prefix: '/maps' });
+
+  for (const [prefix, scope] of [
+    ['', memberScope],
+    ['/admin', adminScope],
+  ] as const) {
+    await app.register(locationsRoutes, { prefix: `${prefix}/locations`, scope });
+    await app.register(locationImportRoutes, { prefix: `${prefix}/locations`, scope });
+    await app.register(locationImageRoutes, { prefix: `${prefix}/locations`, scope });
+  }
 };

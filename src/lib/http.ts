@@ -22,3 +22,11 @@ export const errorResponseSchema = z.object({
   code: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
+
+/** An integer id in a JSON body, with the field named in the message. */
+export const bodyIdSchema = (field: string) =>
+  z
+    .number({ error: `The ${field} field is required.` })
+    .int(`The ${field} must be an integer.`)
+    .positive(`The ${field} must be a positive integer.`)
+    .max(2_147_483_647, `The ${field} is too large.`);

@@ -3,7 +3,7 @@
 // Every workspace-scoped query filters through `accessibleWorkspace`, so the rule lives here.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Executor } from '../../db/client.ts';
 import { createForbiddenError, createNotFoundError } from '../../lib/errors.ts';
 import { requireAuth } from '../../plugins/auth.ts';
@@ -82,7 +82,7 @@ export async function assertWorkspaceAccess(
 export interface RouteScope {
   admin: boolean;
   actor: (request: FastifyRequest) => Actor;
-  /** preHandlers after `authenticate`: the role guard of the admin area. */
+  /** The admin role guard, run at preValidation (after `authenticate`): a 403 comes before any 422. */
   guards: preHandlerAsyncHookHandler[];
   /** OpenAPI tag prefix. */
   tag: string;
@@ -95,3 +95,16 @@ export const adminScope: RouteScope = {
   guards: [requireRole('admin')],
   tag: 'admin ',
 };
+
+/**
+ * The hooks every scoped route plugin starts with: the token checks, then the scope's guards
+ * before validation, so a 403 comes before any 422.
+ */
+export function guardScope(
+  app: FastifyInstance,
+  scope: RouteScope,
+  extra: preHandlerAsyncHookHandler[] = [],
+) {
+  app.addHook('onRequest', app.authenticate);
+  for (const guard of [...scope.guards, ...extra]) app.addHook('preValidation', guard);
+}

@@ -5,7 +5,7 @@ import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/h
 import { paginationQuerySchema, sendList, toPage } from '../../lib/pagination.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { requireTier } from '../../plugins/guards.ts';
-import type { RouteScope } from './workspaces.access.ts';
+import { guardScope, type RouteScope } from './workspaces.access.ts';
 import { workspaceBodySchema, workspaceDetailSchema, workspaceSchema } from './workspaces.schemas.ts';
 
 const errors = {
@@ -18,9 +18,8 @@ const errors = {
 export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
   const service = app.deps.services.workspaces;
   const { admin } = scope;
-  app.addHook('onRequest', app.authenticate);
   // Members need a paid plan (spec §4: `subscription_tier:free`); the admin area needs the role.
-  for (const guard of admin ? scope.guards : [requireTier('free')]) app.addHook('preHandler', guard);
+  guardScope(app, scope, admin ? [] : [requireTier('free')]);
   const tags = [`${scope.tag}workspaces`];
 
   app.get(

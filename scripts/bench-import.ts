@@ -1,0 +1,199 @@
+// npm run bench:import: the CSV import at 100,000 rows, through the real HTTP endpoint.
+// Generates a CSV (tags and two custom fields), imports it (all creates), imports it again
+// (all updates), and prints rows per second beside PostgreSQL COPY of the same file into a
+// bare table on the same server, plus the peak memory (RSS) of this process, which runs the
+// API. The upload is streamed from disk, so the client side adds next to nothing.
+//
+// Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
+// embedded PostgreSQL.
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import postgres from 'postgres';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { startCluster } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+import { createDeps } from '../src/deps.ts';
+import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
+import { createUsersRepository } from '../src/modules/users/users.repository.ts';
+import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const TAGS = ['drive-thru', 'open late', 'parking', 'wifi', 'wheelchair access', 'atm', 'pharmacy', 'bakery'];
+const CITIES = ['Springfield', 'Shelbyville', 'Ogdenville', 'North Haverbrook', 'Capital City'];
+const HEADER = 'title,address,city,state,zip,country,lat,lng,phone,email,website,external_id,tags,seats,kind';
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const rate = (rows: number, ms: number) => Math.round((rows * 1000) / ms);
+
+/** `changed` moves every row to another city with other tags and custom values, keeping its key. */
+async function writeCsv(file: string, changed = false) {
+  function* lines() {
+    yield `${HEADER}\n`;
+    for (let i = 0; i < ROWS; i++) {
+      const shift = changed ? 3 : 0;
+      const tags = [TAGS[(i + shift) % TAGS.length], TAGS[(i * 7) % TAGS.length]].join('|');
+      const externalId = i % 2 === 0 ? `EXT-${i}` : '';
+      yield `"Store ${i}, Main",${i} Market Street,${CITIES[(i + shift) % CITIES.length]},ST,${10000 + (i % 90000)},US,` +
+        `${(i % 180) - 89.5},${(i % 360) - 179.5},+1 555 ${String(i).padStart(7, '0')},store${i}@example.test,` +
+        `shop.example.test/${i},${externalId},${tags},${(i + shift) % 200},${i % 3 === 0 ? 'depot' : 'shop'}\n`;
+    }
+  }
+  await pipeline(Readable.from(lines()), createWriteStream(file));
+}
+
+/** A multipart body streamed from disk: the workspace_id field, then the file. */
+function multipartStream(file: string, workspaceId: number) {
+  const boundary = `----bench${Date.now()}`;
+  async function* body() {
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="workspace_id"\r\n\r\n${workspaceId}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    );
+    yield* createReadStream(file);
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  }
+  return {
+    body: Readable.toWeb(Readable.from(body())) as ReadableStream,
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+async function main() {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-'));
+  let stopCluster: (() => Promise<void>) | undefined;
+  let serverUrl: string;
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = '';
+    serverUrl = url.toString().replace(/\/$/, '');
+  } else {
+    const { chmodSync } = await import('node:fs');
+    chmodSync(work, 0o755);
+    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
+    serverUrl = cluster.serverUrl;
+    stopCluster = cluster.stop;
+  }
+  const database = `lf_bench_${process.pid}`;
+  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+  const databaseUrl = `${serverUrl}/${database}`;
+
+  try {
+    await runMigrations(databaseUrl);
+    const config = loadConfig({
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
+      APP_KEY: Buffer.alloc(32, 1).toString('base64'),
+      DATA_DIR: path.join(work, 'data'),
+    });
+    const deps = await createDeps(config, { databaseUrl, role: 'api' });
+    const app = await buildApp(deps);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+    const user = await createUsersRepository(deps.db).insert({
+      name: 'Bench',
+      email: 'bench@example.test',
+      passwordHash: 'x',
+      role: 'user',
+      subscriptionStatus: 'active',
+      subscriptionTier: 'premium',
+    });
+    const workspace = await createWorkspacesRepository(deps.db).insertWithMember('Bench', {
+      userId: user.id,
+      role: 'owner',
+    });
+    await deps.db.insert(customFieldDefinitionsTable).values([
+      { workspaceId: workspace.id, name: 'seats', label: 'Seats', type: 'number' },
+      { workspaceId: workspace.id, name: 'kind', label: 'Kind', type: 'select', options: ['shop', 'depot'] },
+    ]);
+    const { token } = await deps.services.auth.startSession(user, { ip: '127.0.0.1', userAgent: 'bench' });
+
+    const file = path.join(work, 'bench.csv');
+    await writeCsv(file);
+    const changedFile = path.join(work, 'bench-changed.csv');
+    await writeCsv(changedFile, true);
+    console.log(`CSV: ${ROWS} rows, ${mb(statSync(file).size)}`);
+
+    // COPY of the same file into a bare table: the floor of what PostgreSQL can ingest.
+    const copyClient = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    await copyClient.unsafe(
+      `create table bench_copy (${HEADER.split(',')
+        .map((column) => `${column} text`)
+        .join(', ')})`,
+    );
+    const started = performance.now();
+    await pipeline(
+      createReadStream(file),
+      await copyClient`copy bench_copy from stdin with (format csv, header true)`.writable(),
+    );
+    const copyMs = performance.now() - started;
+    await copyClient.end();
+
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 10);
+
+    const runImport = async (label: string, csv = file) => {
+      const { body, type } = multipartStream(csv, workspace.id);
+      const began = performance.now();
+      const response = await fetch(`${base}/api/locations/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': type },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      const result = (await response.json()) as Record<string, unknown>;
+      const ms = performance.now() - began;
+      if (response.status !== 200)
+        throw new Error(`${label}: HTTP ${response.status} ${JSON.stringify(result)}`);
+      return { ms, result };
+    };
+
+    const first = await runImport('first import');
+    const second = await runImport('second import');
+    const third = await runImport('third import', changedFile);
+    clearInterval(sampler);
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+
+    const copyRate = rate(ROWS, copyMs);
+    const line = (label: string, ms: number) =>
+      `${label.padEnd(30)} ${String(rate(ROWS, ms)).padStart(8)} rows/s  ${(ms / 1000).toFixed(2)} s  ${(
+        rate(ROWS, ms) / copyRate
+      ).toFixed(2)}x COPY`;
+    console.log(line('COPY into a bare table', copyMs));
+    console.log(
+      `${line('import 1 (creates)', first.ms)}  created=${first.result.created} updated=${first.result.updated} skipped=${first.result.skipped}`,
+    );
+    console.log(
+      `${line('import 2 (same file again)', second.ms)}  created=${second.result.created} updated=${second.result.updated} skipped=${second.result.skipped}`,
+    );
+    console.log(
+      `${line('import 3 (changed values)', third.ms)}  created=${third.result.created} updated=${third.result.updated} skipped=${third.result.skipped}`,
+    );
+    console.log(
+      `peak RSS of the API process during the imports: ${mb(peakRss)} (max RSS of the whole run: ${mb(process.resourceUsage().maxRSS * 1024)})`,
+    );
+
+    await app.close();
+    await deps.close();
+  } finally {
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+    await stopCluster?.();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+// /cdn/* (outside /api): the local storage driver's published files and images, with the
+// Content-Type and Cache-Control they were stored with, as a CDN in front of S3 would send
+// them (decisions §6). Mounted by buildApp only when STORAGE_DRIVER is `local`; HEAD works too.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createNotFoundError } from './errors.ts';
+import { isValidStorageKey } from './storage.ts';
+
+export const cdnRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { storage } = app.deps;
+
+  app.get(
+    '/*',
+    {
+      schema: {
+        tags: ['cdn'],
+        summary: 'A stored file (local storage driver only)',
+        params: z.object({ '*': z.string() }),
+      },
+    },
+    async (request, reply) => {
+      const key = request.params['*'];
+      // A key the storage would refuse (`..`, backslashes, ...) names no file: the same 404.
+      const object = isValidStorageKey(key) ? await storage.get(key) : undefined;
+      if (!object) throw createNotFoundError('File not found.');
+      reply.header('content-type', object.contentType);
+      if (object.cacheControl) reply.header('cache-control', object.cacheControl);
+      // Uploaded bytes are served as what they were stored as, never sniffed into HTML.
+      reply.header('x-content-type-options', 'nosniff');
+      return reply.send(object.body);
+    },
+  );
+};

@@ -1,0 +1,86 @@
+// POST /locations/{id}/image (multipart, file field `image`) and DELETE /locations/{id}/image,
+// for members and, under /admin, for admins. The rules live in locations.image.service.ts.
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, createFieldError } from '../../lib/errors.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
+import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { createImageTooLargeError, IMAGE_MAX_BYTES } from './locations.image.service.ts';
+import { locationSchema } from './locations.schemas.ts';
+
+const errors = {
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
+
+/** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
+async function readImage(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', 'The request must be multipart/form-data.');
+  }
+  let image: Buffer | undefined;
+  for await (const part of request.parts({ limits: { fileSize: IMAGE_MAX_BYTES } })) {
+    if (part.type !== 'file') continue;
+    if (part.fieldname !== 'image' || image) {
+      part.file.resume();
+      continue;
+    }
+    try {
+      image = await part.toBuffer();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw createImageTooLargeError();
+      throw error;
+    }
+  }
+  if (!image) throw createFieldError('image', 'The image field is required.');
+  return image;
+}
+
+export const locationImageRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
+  const images = app.deps.services.locationImages;
+  guardScope(app, scope);
+  const tags = [`${scope.tag}locations`];
+
+  app.post(
+    '/:id/image',
+    {
+      schema: {
+        tags,
+        summary: "Upload the location's image (multipart, file field `image`: JPEG or PNG, at most 5 MB)",
+        description:
+          'The type is judged by the bytes, not the name or declared type. The previous image is deleted.',
+        security: bearerSecurity,
+        consumes: ['multipart/form-data'],
+        params: idParamsSchema,
+        response: {
+          200: z.object({ image_url: z.string() }),
+          ...errors,
+          413: errorResponseSchema,
+          415: errorResponseSchema,
+          422: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const bytes = await readImage(request);
+      return images.upload(scope.actor(request), request.params.id, bytes);
+    },
+  );
+
+  app.delete(
+    '/:id/image',
+    {
+      schema: {
+        tags,
+        summary: "Remove the location's image",
+        description: 'Answers the location with image_url null. Deleting the stored file is best effort.',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        response: { 200: locationSchema, ...errors },
+      },
+    },
+    async (request) => images.remove(scope.actor(request), request.params.id),
+  );
+};

@@ -1,0 +1,98 @@
+// POST /locations/import: multipart with fields `file` (the CSV) and `workspace_id`. The file
+// is spooled to a temporary file first, so the fields may come in any order and an upload
+// over the 50 MB limit is refused (413) before the database is touched.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { bearerSecurity, errorResponseSchema, idSchema } from '../../lib/http.ts';
+import { assertWorkspaceAccess, guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { CSV_MAX_BYTES } from './locations.import.ts';
+
+const importResultSchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
+  process_id: z.number().int(),
+});
+
+interface Upload {
+  workspaceId: number;
+  path: string;
+  fileName: string;
+  bytes: number;
+}
+
+/** Reads the multipart body; the caller removes `dir` afterwards. */
+async function readUpload(request: FastifyRequest, dir: string): Promise<Upload> {
+  let workspaceField: string | undefined;
+  let file: Omit<Upload, 'workspaceId'> | undefined;
+  for await (const part of request.parts({ limits: { fileSize: CSV_MAX_BYTES } })) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || file) {
+        part.file.resume();
+        continue;
+      }
+      const target = path.join(dir, 'upload.csv');
+      await pipeline(part.file, createWriteStream(target));
+      file = { path: target, fileName: part.filename || 'upload.csv', bytes: part.file.bytesRead };
+    } else if (part.fieldname === 'workspace_id') {
+      workspaceField = String(part.value);
+    }
+  }
+
+  const errors: FieldErrors = {};
+  const workspaceId = idSchema.safeParse(workspaceField);
+  if (workspaceField === undefined) errors.workspace_id = ['The workspace id field is required.'];
+  else if (!workspaceId.success) errors.workspace_id = ['The workspace id must be a positive integer.'];
+  if (!file) errors.file = ['The file field is required.'];
+  if (Object.keys(errors).length > 0 || !file || !workspaceId.success) throw createValidationError(errors);
+  return { ...file, workspaceId: workspaceId.data };
+}
+
+export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
+  const { db, services } = app.deps;
+  guardScope(app, scope);
+
+  app.post(
+    '/import',
+    {
+      schema: {
+        tags: [`${scope.tag}locations`],
+        summary: 'Import locations from a CSV file (multipart: file, workspace_id)',
+        description:
+          'Rows matching an existing location (external_id, else title + address + zip) are updated, others created. Bad rows are skipped and listed in errors.',
+        security: bearerSecurity,
+        consumes: ['multipart/form-data'],
+        response: {
+          200: importResultSchema,
+          401: errorResponseSchema,
+          404: errorResponseSchema,
+          413: errorResponseSchema,
+          415: errorResponseSchema,
+          422: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'The request must be multipart/form-data.');
+      }
+      const dir = await mkdtemp(path.join(tmpdir(), 'lf-import-'));
+      try {
+        const upload = await readUpload(request, dir);
+        const actor = scope.actor(request);
+        await assertWorkspaceAccess(db, actor, upload.workspaceId);
+        return await services.locationImport({ ...upload, userId: actor.userId });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+};

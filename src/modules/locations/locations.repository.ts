@@ -1,0 +1,205 @@
+// Queries over locations. Reads build the whole output (tags, sets, custom values) in one
+// statement with correlated subqueries, so a list of any length costs one round trip.
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import type { Page } from '../../lib/pagination.ts';
+import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
+import { finderLocationsTable } from '../finders/finders.table.ts';
+import { mapLocationsTable, mapSetsTable } from '../maps/maps.table.ts';
+import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
+import { locationTagsTable } from '../tags/tags.table.ts';
+import type { Actor } from '../workspaces/workspaces.access.ts';
+import { accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import type { LocationPayload } from './locations.schemas.ts';
+import { type LocationRow, locationsTable } from './locations.table.ts';
+
+/** postgres.js hands json built in SQL to Drizzle as text; columns of a table are decoded, these are not. */
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+const l = locationsTable;
+
+// Drizzle renders columns inside selected fields without their table name, which would bind
+// them to the innermost table of a subquery, so these subqueries are written with aliases.
+const tagsJson = sql`coalesce((
+  select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
+  from location_tags lt join tags t on t.id = lt.tag_id
+  where lt.location_id = "locations"."id"), '[]'::json)`;
+
+const setsJson = sql`coalesce((
+  select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
+  from location_sets ls join sets s on s.id = ls.set_id
+  where ls.location_id = "locations"."id"), '[]'::json)`;
+
+// Values whose definition was deleted stay stored ("orphaned", spec §4) but are not shown;
+// recreating a definition of the same name brings them back.
+const customFieldsJson = sql`coalesce((
+  select jsonb_object_agg(kv.key, kv.value) from jsonb_each("locations"."custom_values") as kv
+  where kv.key in (select d.name from custom_field_definitions d
+                   where d.workspace_id = "locations"."workspace_id")), '{}'::jsonb)`;
+
+const payloadSelection = {
+  id: l.id,
+  workspaceId: l.workspaceId,
+  externalId: l.externalId,
+  title: l.title,
+  description: l.description,
+  address: l.address,
+  city: l.city,
+  state: l.state,
+  country: l.country,
+  zip: l.zip,
+  lat: l.lat,
+  lng: l.lng,
+  phone: l.phone,
+  email: l.email,
+  website: l.website,
+  imageUrl: l.imageUrl,
+  createdAt: l.createdAt,
+  updatedAt: l.updatedAt,
+  tags: tagsJson.mapWith((value) => json<LocationPayload['tags']>(value)),
+  sets: setsJson.mapWith((value) => json<LocationPayload['sets']>(value)),
+  customFields: customFieldsJson.mapWith((value) => json<Record<string, unknown>>(value)),
+};
+
+const selectPayload = (tx: Executor) => tx.select(payloadSelection).from(l);
+type PayloadRow = Awaited<ReturnType<typeof selectPayload>>[number];
+
+function toPayload(row: PayloadRow): LocationPayload {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    external_id: row.externalId,
+    title: row.title,
+    description: row.description,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    country: row.country,
+    zip: row.zip,
+    lat: row.lat,
+    lng: row.lng,
+    phone: row.phone,
+    email: row.email,
+    website: row.website,
+    image_url: row.imageUrl,
+    tags: row.tags,
+    sets: row.sets,
+    custom_fields: row.customFields,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Locations a finder shows (decisions §6): its own list, its backing map's direct locations
+ * and the locations of the map's sets.
+ */
+export function finderLocationIds(finderId: number, mapId: number | null): SQL {
+  const own = sql`select ${finderLocationsTable.locationId} from ${finderLocationsTable} where ${finderLocationsTable.finderId} = ${finderId}`;
+  if (mapId === null) return own;
+  return sql`${own}
+    union select ${mapLocationsTable.locationId} from ${mapLocationsTable} where ${mapLocationsTable.mapId} = ${mapId}
+    union select ${locationSetsTable.locationId} from ${locationSetsTable}
+      join ${mapSetsTable} on ${mapSetsTable.setId} = ${locationSetsTable.setId}
+      where ${mapSetsTable.mapId} = ${mapId}`;
+}
+
+export interface LocationFilter {
+  actor: Actor;
+  workspaceId?: number;
+  /** A finder already checked to be visible to the actor. */
+  finder?: { id: number; mapId: number | null };
+}
+
+function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | undefined {
+  return and(
+    accessibleWorkspace(l.workspaceId, actor),
+    workspaceId === undefined ? undefined : eq(l.workspaceId, workspaceId),
+    finder === undefined ? undefined : sql`${l.id} in (${finderLocationIds(finder.id, finder.mapId)})`,
+  );
+}
+
+export function createLocationsRepository(db: Executor) {
+  return {
+    async list(filter: LocationFilter, page: Page): Promise<{ items: LocationPayload[]; total?: number }> {
+      const where = filterCondition(filter);
+      const query = selectPayload(db).where(where).orderBy(asc(l.id)).$dynamic();
+      if (page.limit !== undefined) query.limit(page.limit);
+      if (page.offset) query.offset(page.offset);
+      const items = (await query).map(toPayload);
+      if (!page.paged) return { items };
+      const [total] = await db.select({ value: count() }).from(l).where(where);
+      return { items, total: total?.value ?? 0 };
+    },
+
+    async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {
+      const [row] = await selectPayload(tx).where(eq(l.id, id));
+      return row ? toPayload(row) : undefined;
+    },
+
+    /** The row, when the actor may reach it. */
+    async findAccessible(actor: Actor, id: number, tx: Executor = db): Promise<LocationRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(l)
+        .where(and(eq(l.id, id), accessibleWorkspace(l.workspaceId, actor)));
+      return row;
+    },
+
+    /** Replaces the location's sets. */
+    async replaceSets(locationId: number, setIds: number[], tx: Executor = db): Promise<void> {
+      await tx.delete(locationSetsTable).where(eq(locationSetsTable.locationId, locationId));
+      if (setIds.length > 0) {
+        await tx.insert(locationSetsTable).values(setIds.map((setId) => ({ setId, locationId })));
+      }
+    },
+
+    /** Replaces the location's tags by ids. */
+    async replaceTags(locationId: number, tagIds: number[], tx: Executor = db): Promise<void> {
+      await tx.delete(locationTagsTable).where(eq(locationTagsTable.locationId, locationId));
+      if (tagIds.length > 0) {
+        await tx
+          .insert(locationTagsTable)
+          .values(tagIds.map((tagId) => ({ tagId, locationId })))
+          .onConflictDoNothing();
+      }
+    },
+
+    /** Which of the ids are sets of the workspace. */
+    async existingSetIds(workspaceId: number, ids: number[], tx: Executor = db): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx
+        .select({ id: setsTable.id })
+        .from(setsTable)
+        .where(and(eq(setsTable.workspaceId, workspaceId), inArray(setsTable.id, ids)));
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** Merges values into custom_values; a null value removes its key. */
+    async mergeCustomValues(
+      locationId: number,
+      values: Record<string, unknown>,
+      tx: Executor = db,
+    ): Promise<void> {
+      const set = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
+      const removed = Object.keys(values).filter((key) => values[key] === null);
+      let merged = sql`${l.customValues} || ${JSON.stringify(set)}::jsonb`;
+      if (removed.length > 0) {
+        merged = sql`(${merged}) - array[${sql.join(
+          removed.map((key) => sql`${key}`),
+          sql`, `,
+        )}]::text[]`;
+      }
+      await tx.update(l).set({ customValues: merged }).where(eq(l.id, locationId));
+    },
+
+    async definitions(workspaceId: number, tx: Executor = db) {
+      return tx
+        .select()
+        .from(customFieldDefinitionsTable)
+        .where(eq(customFieldDefinitionsTable.workspaceId, workspaceId));
+    },
+  };
+}
+
+export type LocationsRepository = ReturnType<typeof createLocationsRepository>;

@@ -1,0 +1,108 @@
+// Request and response shapes of /locations (decisions §5).
+import { z } from 'zod';
+import { bodyIdSchema, idSchema } from '../../lib/http.ts';
+import { paginationQuerySchema } from '../../lib/pagination.ts';
+
+/** An optional text field: trimmed, '' stored as null. */
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `The ${field} field must be a string.` })
+    .trim()
+    .max(max, `The ${field} may not be greater than ${max} characters.`)
+    .nullable()
+    .optional()
+    .transform((value) => (value === '' ? null : value));
+
+const coordinate = (field: string, limit: number) =>
+  z
+    .number({ error: `The ${field} field must be a number.` })
+    .min(-limit, `The ${field} must be between -${limit} and ${limit}.`)
+    .max(limit, `The ${field} must be between -${limit} and ${limit}.`)
+    .nullable()
+    .optional();
+
+const locationFields = {
+  title: z
+    .string({ error: 'The title field is required.' })
+    .trim()
+    .min(1, 'The title field is required.')
+    .max(255, 'The title may not be greater than 255 characters.'),
+  external_id: optionalText('external id', 255),
+  description: optionalText('description', 10_000),
+  address: optionalText('address', 255),
+  city: optionalText('city', 120),
+  state: optionalText('state', 120),
+  country: optionalText('country', 120),
+  zip: optionalText('zip', 40),
+  lat: coordinate('lat', 90),
+  lng: coordinate('lng', 180),
+  phone: optionalText('phone', 120),
+  email: z
+    .email('The email must be a valid email address.')
+    .max(255, 'The email may not be greater than 255 characters.')
+    .nullable()
+    .optional()
+    .or(z.literal('').transform(() => null)),
+  website: optionalText('website', 2048),
+  /** Tag names; tags missing from the workspace are created. Replaces the location's tags. */
+  tags: z
+    .array(
+      z
+        .string({ error: 'Each tag must be a string.' })
+        .trim()
+        .min(1, 'A tag may not be empty.')
+        .max(80, 'A tag may not be greater than 80 characters.'),
+      { error: 'The tags field must be a list of names.' },
+    )
+    .max(200, 'A location may have at most 200 tags.')
+    .optional(),
+  /** Sets of the same workspace. Replaces the location's sets. */
+  set_ids: z
+    .array(bodyIdSchema('set id'), { error: 'The set ids field must be a list of ids.' })
+    .max(1000, 'A location may be in at most 1000 sets.')
+    .optional(),
+  /** Keyed by definition name; null removes a value. */
+  custom_fields: z
+    .record(z.string(), z.unknown(), { error: 'The custom fields field must be an object.' })
+    .optional(),
+};
+
+export const createLocationBodySchema = z.object({
+  ...locationFields,
+  workspace_id: bodyIdSchema('workspace id'),
+});
+export type CreateLocationBody = z.infer<typeof createLocationBodySchema>;
+
+/** Partial; a location stays in its workspace. */
+export const updateLocationBodySchema = z.object(locationFields).partial();
+export type UpdateLocationBody = z.infer<typeof updateLocationBodySchema>;
+
+export const listLocationsQuerySchema = paginationQuerySchema.extend({
+  workspace_id: idSchema.optional(),
+  finder_id: idSchema.optional(),
+});
+
+export const locationSchema = z.object({
+  id: z.number().int(),
+  workspace_id: z.number().int(),
+  external_id: z.string().nullable(),
+  title: z.string(),
+  description: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  country: z.string().nullable(),
+  zip: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  website: z.string().nullable(),
+  image_url: z.string().nullable(),
+  tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+  sets: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  custom_fields: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type LocationPayload = z.infer<typeof locationSchema>;

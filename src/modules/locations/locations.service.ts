@@ -1,0 +1,155 @@
+// Locations: workspace-scoped CRUD with tags by name, sets by id and typed custom values
+// (decisions §5). Every write of one request runs in one transaction.
+import { and, eq } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.ts';
+import { createNotFoundError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import type { Listed, Page } from '../../lib/pagination.ts';
+import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
+import { findersTable } from '../finders/finders.table.ts';
+import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
+import { type Actor, accessibleWorkspace, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import type { LocationFilter, LocationsRepository } from './locations.repository.ts';
+import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';
+import type { CreateLocationBody, LocationPayload, UpdateLocationBody } from './locations.schemas.ts';
+import { type LocationRow, locationsTable } from './locations.table.ts';
+
+export const createLocationNotFoundError = () => createNotFoundError('Location not found.');
+export const createFinderNotFoundError = () => createNotFoundError('Finder not found.');
+
+type Columns = Partial<typeof locationsTable.$inferInsert>;
+
+interface LocationsServiceDeps {
+  db: Database;
+  locations: LocationsRepository;
+  /** Best-effort removal of a deleted location's image, after the commit. */
+  onImageOrphaned?: (key: string) => Promise<void>;
+}
+
+export function createLocationsService({ db, locations, onImageOrphaned }: LocationsServiceDeps) {
+  /** Column values of the body; the relations (tags, sets, custom values) are written separately. */
+  function columnsOf(body: UpdateLocationBody, errors: FieldErrors): Columns {
+    const { tags: _tags, set_ids: _sets, custom_fields: _custom, external_id, ...fields } = body;
+    const columns: Columns = { ...fields };
+    if (external_id !== undefined) columns.externalId = external_id;
+    if (typeof fields.website === 'string') {
+      const website = normalizeWebsite(fields.website);
+      if (website === undefined) errors.website = [WEBSITE_MESSAGE];
+      else columns.website = website;
+    }
+    return columns;
+  }
+
+  /** Writes tags, sets and custom values of one location; collects field errors instead of throwing. */
+  async function writeRelations(
+    tx: Transaction,
+    location: LocationRow,
+    body: UpdateLocationBody,
+    errors: FieldErrors,
+    creating: boolean,
+  ): Promise<void> {
+    if (body.custom_fields !== undefined || creating) {
+      const definitions = await locations.definitions(location.workspaceId, tx);
+      const checked = checkCustomValues(definitions, body.custom_fields ?? {}, { enforceRequired: creating });
+      Object.assign(errors, checked.errors);
+      if (Object.keys(checked.values).length > 0 && Object.keys(checked.errors).length === 0) {
+        await locations.mergeCustomValues(location.id, checked.values, tx);
+      }
+    }
+    if (body.set_ids !== undefined) {
+      const wanted = [...new Set(body.set_ids)];
+      const found = await locations.existingSetIds(location.workspaceId, wanted, tx);
+      if (found.size !== wanted.length) errors.set_ids = ['The selected set ids are invalid.'];
+      else await locations.replaceSets(location.id, wanted, tx);
+    }
+    if (body.tags !== undefined) {
+      const tags = await findOrCreateTagsByName(tx, location.workspaceId, body.tags);
+      await locations.replaceTags(
+        location.id,
+        [...tags.values()].map((tag) => tag.id),
+        tx,
+      );
+    }
+  }
+
+  async function findAccessible(actor: Actor, id: number): Promise<LocationRow> {
+    const row = await locations.findAccessible(actor, id);
+    if (!row) throw createLocationNotFoundError();
+    return row;
+  }
+
+  async function payload(id: number): Promise<LocationPayload> {
+    const found = await locations.findPayload(id);
+    if (!found) throw createLocationNotFoundError();
+    return found;
+  }
+
+  return {
+    async list(
+      actor: Actor,
+      query: { workspace_id?: number; finder_id?: number },
+      page: Page,
+    ): Promise<Listed<LocationPayload>> {
+      const filter: LocationFilter = { actor };
+      if (query.workspace_id !== undefined) {
+        await assertWorkspaceAccess(db, actor, query.workspace_id);
+        filter.workspaceId = query.workspace_id;
+      }
+      if (query.finder_id !== undefined) {
+        const [finder] = await db
+          .select({ id: findersTable.id, mapId: findersTable.mapId })
+          .from(findersTable)
+          .where(
+            and(eq(findersTable.id, query.finder_id), accessibleWorkspace(findersTable.workspaceId, actor)),
+          );
+        if (!finder) throw createFinderNotFoundError();
+        filter.finder = finder;
+      }
+      return locations.list(filter, page);
+    },
+
+    async get(actor: Actor, id: number): Promise<LocationPayload> {
+      await findAccessible(actor, id);
+      return payload(id);
+    },
+
+    async create(actor: Actor, body: CreateLocationBody): Promise<LocationPayload> {
+      await assertWorkspaceAccess(db, actor, body.workspace_id);
+      const id = await db.transaction(async (tx) => {
+        const errors: FieldErrors = {};
+        const columns = columnsOf(body, errors);
+        const [row] = await tx
+          .insert(locationsTable)
+          .values({ ...columns, title: body.title, workspaceId: body.workspace_id })
+          .returning();
+        await writeRelations(tx, row!, body, errors, true);
+        if (Object.keys(errors).length > 0) throw createValidationError(errors);
+        return row!.id;
+      });
+      return payload(id);
+    },
+
+    async update(actor: Actor, id: number, body: UpdateLocationBody): Promise<LocationPayload> {
+      const location = await findAccessible(actor, id);
+      await db.transaction(async (tx) => {
+        const errors: FieldErrors = {};
+        const columns = columnsOf(body, errors);
+        // Touch updated_at even when only relations change.
+        await tx
+          .update(locationsTable)
+          .set({ ...columns, updatedAt: new Date() })
+          .where(eq(locationsTable.id, id));
+        await writeRelations(tx, location, body, errors, false);
+        if (Object.keys(errors).length > 0) throw createValidationError(errors);
+      });
+      return payload(id);
+    },
+
+    async delete(actor: Actor, id: number): Promise<void> {
+      const location = await findAccessible(actor, id);
+      await db.delete(locationsTable).where(eq(locationsTable.id, id));
+      if (location.imageKey) await onImageOrphaned?.(location.imageKey);
+    },
+  };
+}
+
+export type LocationsService = ReturnType<typeof createLocationsService>;

@@ -1,0 +1,58 @@
+// Queries over sets. Every read and write is filtered through `accessibleWorkspace`, so a set
+// of a workspace the actor cannot reach is indistinguishable from a missing one.
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import type { Page } from '../../lib/pagination.ts';
+import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { type SetRow, setsTable } from './sets.table.ts';
+
+export function createSetsRepository(db: Executor) {
+  const reachable = (actor: Actor, id: number): SQL =>
+    and(eq(setsTable.id, id), accessibleWorkspace(setsTable.workspaceId, actor))!;
+
+  return {
+    /** The actor's sets, of one workspace when `workspaceId` is given; `total` when paged. */
+    async list(
+      actor: Actor,
+      workspaceId: number | undefined,
+      page: Page,
+      tx: Executor = db,
+    ): Promise<{ rows: SetRow[]; total?: number }> {
+      const where = and(
+        accessibleWorkspace(setsTable.workspaceId, actor),
+        workspaceId === undefined ? undefined : eq(setsTable.workspaceId, workspaceId),
+      );
+      const query = tx.select().from(setsTable).where(where).orderBy(asc(setsTable.id)).$dynamic();
+      if (page.limit !== undefined) query.limit(page.limit);
+      if (page.offset) query.offset(page.offset);
+      const rows = await query;
+      if (!page.paged) return { rows };
+      const [total] = await tx.select({ value: count() }).from(setsTable).where(where);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async find(actor: Actor, id: number, tx: Executor = db): Promise<SetRow | undefined> {
+      const [row] = await tx.select().from(setsTable).where(reachable(actor, id));
+      return row;
+    },
+
+    async insert(values: { workspaceId: number; name: string }, tx: Executor = db): Promise<SetRow> {
+      const [row] = await tx.insert(setsTable).values(values).returning();
+      return row!;
+    },
+
+    /** Undefined when the set is missing or out of the actor's reach. */
+    async rename(actor: Actor, id: number, name: string, tx: Executor = db): Promise<SetRow | undefined> {
+      const [row] = await tx.update(setsTable).set({ name }).where(reachable(actor, id)).returning();
+      return row;
+    },
+
+    /** Whether a set was deleted; its location, map and finder links go with it (cascade). */
+    async delete(actor: Actor, id: number, tx: Executor = db): Promise<boolean> {
+      const rows = await tx.delete(setsTable).where(reachable(actor, id)).returning({ id: setsTable.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type SetsRepository = ReturnType<typeof createSetsRepository>;

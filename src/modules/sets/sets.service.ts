@@ -1,0 +1,47 @@
+// Sets (Categories) of a workspace: members of the workspace read and write them; the admin
+// area acts across every workspace (decisions §5, §8). Deleting a set removes its links only.
+import type { Database } from '../../db/client.ts';
+import type { Listed, Page } from '../../lib/pagination.ts';
+import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { createSetNotFoundError } from './sets.errors.ts';
+import type { SetsRepository } from './sets.repository.ts';
+import { type CreateSetBody, type SetPayload, toSetPayload } from './sets.schemas.ts';
+
+interface SetsServiceDeps {
+  db: Database;
+  sets: SetsRepository;
+}
+
+export function createSetsService({ db, sets }: SetsServiceDeps) {
+  return {
+    /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
+    async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<SetPayload>> {
+      if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
+      const { rows, total } = await sets.list(actor, workspaceId, page);
+      return { items: rows.map(toSetPayload), total };
+    },
+
+    async get(actor: Actor, id: number): Promise<SetPayload> {
+      const row = await sets.find(actor, id);
+      if (!row) throw createSetNotFoundError();
+      return toSetPayload(row);
+    },
+
+    async create(actor: Actor, body: CreateSetBody): Promise<SetPayload> {
+      await assertWorkspaceAccess(db, actor, body.workspace_id);
+      return toSetPayload(await sets.insert({ workspaceId: body.workspace_id, name: body.name }));
+    },
+
+    async rename(actor: Actor, id: number, name: string): Promise<SetPayload> {
+      const row = await sets.rename(actor, id, name);
+      if (!row) throw createSetNotFoundError();
+      return toSetPayload(row);
+    },
+
+    async delete(actor: Actor, id: number): Promise<void> {
+      if (!(await sets.delete(actor, id))) throw createSetNotFoundError();
+    },
+  };
+}
+
+export type SetsService = ReturnType<typeof createSetsService>;

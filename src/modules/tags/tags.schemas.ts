@@ -1,0 +1,37 @@
+// Request and response shapes of /tags and /admin/tags.
+import { z } from 'zod';
+import { bodyIdSchema } from '../../lib/http.ts';
+import type { TagRow } from './tags.table.ts';
+
+export const tagNameSchema = z
+  .string({ error: 'The name field is required.' })
+  .trim()
+  .min(1, 'The name field is required.')
+  .max(255, 'The name may not be greater than 255 characters.');
+
+export const createTagBodySchema = z.object({
+  name: tagNameSchema,
+  workspace_id: bodyIdSchema('workspace id'),
+});
+export type CreateTagBody = z.infer<typeof createTagBodySchema>;
+
+export const updateTagBodySchema = z.object({ name: tagNameSchema });
+
+export const tagSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  workspace_id: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TagPayload = z.infer<typeof tagSchema>;
+
+export const toTagPayload = (row: TagRow): TagPayload => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  workspace_id: row.workspaceId,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});

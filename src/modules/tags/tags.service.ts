@@ -1,0 +1,61 @@
+// Tags of a workspace: members read and write them; the admin area acts across every
+// workspace (decisions §5, §8). The slug follows the name, and (workspace, slug) is unique:
+// the unique index decides, so two concurrent creates cannot both win.
+import type { Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../lib/errors.ts';
+import type { Listed, Page } from '../../lib/pagination.ts';
+import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { createTagNameTakenError, createTagNotFoundError } from './tags.errors.ts';
+import type { TagsRepository } from './tags.repository.ts';
+import { type CreateTagBody, type TagPayload, toTagPayload } from './tags.schemas.ts';
+
+interface TagsServiceDeps {
+  db: Database;
+  tags: TagsRepository;
+}
+
+/** Runs a write, turning the (workspace_id, slug) unique violation into 422 `errors.name`. */
+async function uniqueSlug<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw createTagNameTakenError();
+    throw error;
+  }
+}
+
+export function createTagsService({ db, tags }: TagsServiceDeps) {
+  return {
+    /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
+    async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<TagPayload>> {
+      if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
+      const { rows, total } = await tags.list(actor, workspaceId, page);
+      return { items: rows.map(toTagPayload), total };
+    },
+
+    async get(actor: Actor, id: number): Promise<TagPayload> {
+      const row = await tags.find(actor, id);
+      if (!row) throw createTagNotFoundError();
+      return toTagPayload(row);
+    },
+
+    async create(actor: Actor, body: CreateTagBody): Promise<TagPayload> {
+      await assertWorkspaceAccess(db, actor, body.workspace_id);
+      const row = await uniqueSlug(() => tags.insert({ workspaceId: body.workspace_id, name: body.name }));
+      return toTagPayload(row);
+    },
+
+    /** The slug is regenerated; refinements naming the old slug stop matching (spec §4). */
+    async rename(actor: Actor, id: number, name: string): Promise<TagPayload> {
+      const row = await uniqueSlug(() => tags.rename(actor, id, name));
+      if (!row) throw createTagNotFoundError();
+      return toTagPayload(row);
+    },
+
+    async delete(actor: Actor, id: number): Promise<void> {
+      if (!(await tags.delete(actor, id))) throw createTagNotFoundError();
+    },
+  };
+}
+
+export type TagsService = ReturnType<typeof createTagsService>;
