@@ -248,7 +248,11 @@ describe('local driver', () => {
     const id = await createLocation(ctx, alice);
     expect((await upload(alice, id, imageForm(jpeg()))).statusCode).toBe(200);
     expect(storedFiles(alice.workspaceId, id)).toHaveLength(1);
-    const deleted = await ctx.app.inject({ method: 'DELETE', url: `/api/locations/${id}`, headers: alice.headers });
+    const deleted = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/locations/${id}`,
+      headers: alice.headers,
+    });
     expect(deleted.statusCode).toBe(204);
     expect(storedFiles(alice.workspaceId, id)).toHaveLength(0);
 
