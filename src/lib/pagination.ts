@@ -1,13 +1,26 @@
 // Optional paging of list endpoints (decisions §5): lists stay plain arrays; with `limit` or
 // `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole list.
+import { count, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { Executor } from '../db/client.ts';
 
 export const MAX_PAGE_SIZE = 1000;
 
 export const paginationQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** `?workspace_id=` of the workspace-content lists (spec §1.2), with optional paging. */
+export const workspaceListQuerySchema = paginationQuerySchema.extend({
+  workspace_id: z.coerce
+    .number({ error: 'The workspace id must be an integer.' })
+    .int('The workspace id must be an integer.')
+    .positive('The workspace id must be a positive integer.')
+    .max(2_147_483_647, 'The workspace id is too large.')
+    .optional(),
 });
 
 export type PageQuery = z.infer<typeof paginationQuerySchema>;
@@ -35,4 +48,28 @@ export interface Listed<T> {
 export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
   if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
   return listed.items;
+}
+
+/** A Drizzle `$dynamic()` select: limit/offset change it in place. */
+interface PageableQuery<T> extends PromiseLike<T[]> {
+  limit(limit: number): unknown;
+  offset(offset: number): unknown;
+}
+
+/** Runs the query for one page; counts the whole list only when the caller asked for paging. */
+export async function fetchPage<T>(
+  query: PageableQuery<T>,
+  page: Page,
+  countAll: () => Promise<number>,
+): Promise<{ rows: T[]; total?: number }> {
+  if (page.limit !== undefined) query.limit(page.limit);
+  if (page.offset) query.offset(page.offset);
+  const rows = await query;
+  return page.paged ? { rows, total: await countAll() } : { rows };
+}
+
+/** count(*) of a table's rows under a condition. */
+export async function countWhere(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(table).where(where);
+  return row?.value ?? 0;
 }

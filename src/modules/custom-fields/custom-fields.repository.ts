@@ -1,9 +1,9 @@
 // Queries over custom field definitions. Reads and writes by id are filtered through
 // `accessibleWorkspace`, so a definition of a workspace the actor cannot reach is
 // indistinguishable from a missing one.
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { workspacesTable } from '../workspaces/workspaces.table.ts';
 import {
@@ -47,12 +47,7 @@ export function createCustomFieldsRepository(db: Executor) {
         .where(where)
         .orderBy(...inOrder)
         .$dynamic();
-      if (page.limit !== undefined) query.limit(page.limit);
-      if (page.offset) query.offset(page.offset);
-      const rows = await query;
-      if (!page.paged) return { rows };
-      const [total] = await tx.select({ value: count() }).from(definitions).where(where);
-      return { rows, total: total?.value ?? 0 };
+      return fetchPage(query, page, () => countWhere(tx, definitions, where));
     },
 
     /** With `forUpdate`, the row stays locked until the caller's transaction ends. */

@@ -93,6 +93,9 @@ function readLayout(header: string[], definitions: CustomFieldDefinitionRow[]): 
   return layout;
 }
 
+/** The custom values of a row that sets none (shared, never mutated). */
+const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 function parseRow(record: string[], row: number, layout: Layout, errors: RowError[]): ParsedRow | undefined {
   const before = errors.length;
   const fail = (field: string, message: string) => errors.push({ row, field, message });
@@ -149,9 +152,10 @@ function parseRow(record: string[], row: number, layout: Layout, errors: RowErro
     if (tags.some((tag) => tag.length > 80)) fail('tags', 'A tag may not be greater than 80 characters.');
   }
 
-  const customSet: Record<string, unknown> = {};
+  let customSet: Record<string, unknown> = NO_VALUES;
   const customRemoved: string[] = [];
   if (layout.custom.length > 0) {
+    customSet = {};
     const input: Record<string, unknown> = {};
     for (const { index, definition } of layout.custom) {
       const text = record[index]!;
@@ -189,11 +193,14 @@ const columnTypes: Record<Column, string> = {
   lng: 'double precision',
 };
 
-/** One CSV field for COPY: quoted, so only an unquoted empty field means NULL. */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV field for COPY. Only an unquoted empty field means NULL, so '' is sent quoted. */
 function copyField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
-  return `"${value.replaceAll('"', '""')}"`;
+  if (value === '' || NEEDS_QUOTES.test(value)) return `"${value.replaceAll('"', '""')}"`;
+  return value;
 }
 
 /** A PostgreSQL array literal of text, every element quoted (so "null" stays a string). */
@@ -224,7 +231,10 @@ function copyLine(i: number, row: ParsedRow, tags: TagCollector): string {
   const fields = [String(i)];
   for (const column of columns) fields.push(copyField(row.values[column]));
   fields.push(row.tags === undefined ? '' : copyField(arrayLiteral(tags.slugsOf(row.tags))));
-  fields.push(copyField(JSON.stringify(row.customSet)), copyField(arrayLiteral(row.customRemoved)));
+  fields.push(
+    row.customSet === NO_VALUES ? '{}' : copyField(JSON.stringify(row.customSet)),
+    row.customRemoved.length === 0 ? '{}' : copyField(arrayLiteral(row.customRemoved)),
+  );
   return `${fields.join(',')}\n`;
 }
 

@@ -1,8 +1,8 @@
 // Queries over locations. Reads build the whole output (tags, sets, custom values) in one
 // statement with correlated subqueries, so a list of any length costs one round trip.
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
 import { finderLocationsTable } from '../finders/finders.table.ts';
 import { mapLocationsTable, mapSetsTable } from '../maps/maps.table.ts';
@@ -124,12 +124,8 @@ export function createLocationsRepository(db: Executor) {
     async list(filter: LocationFilter, page: Page): Promise<{ items: LocationPayload[]; total?: number }> {
       const where = filterCondition(filter);
       const query = selectPayload(db).where(where).orderBy(asc(l.id)).$dynamic();
-      if (page.limit !== undefined) query.limit(page.limit);
-      if (page.offset) query.offset(page.offset);
-      const items = (await query).map(toPayload);
-      if (!page.paged) return { items };
-      const [total] = await db.select({ value: count() }).from(l).where(where);
-      return { items, total: total?.value ?? 0 };
+      const { rows, total } = await fetchPage(query, page, () => countWhere(db, l, where));
+      return { items: rows.map(toPayload), total };
     },
 
     async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {

@@ -1,8 +1,8 @@
 // Queries over sets. Every read and write is filtered through `accessibleWorkspace`, so a set
 // of a workspace the actor cannot reach is indistinguishable from a missing one.
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { type SetRow, setsTable } from './sets.table.ts';
 
@@ -23,12 +23,7 @@ export function createSetsRepository(db: Executor) {
         workspaceId === undefined ? undefined : eq(setsTable.workspaceId, workspaceId),
       );
       const query = tx.select().from(setsTable).where(where).orderBy(asc(setsTable.id)).$dynamic();
-      if (page.limit !== undefined) query.limit(page.limit);
-      if (page.offset) query.offset(page.offset);
-      const rows = await query;
-      if (!page.paged) return { rows };
-      const [total] = await tx.select({ value: count() }).from(setsTable).where(where);
-      return { rows, total: total?.value ?? 0 };
+      return fetchPage(query, page, () => countWhere(tx, setsTable, where));
     },
 
     async find(actor: Actor, id: number, tx: Executor = db): Promise<SetRow | undefined> {

@@ -2,14 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { sendList, toPage } from '../../lib/pagination.ts';
+import { sendList, toPage, workspaceListQuerySchema } from '../../lib/pagination.ts';
 import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
-import {
-  createSetBodySchema,
-  setSchema,
-  updateSetBodySchema,
-  workspaceListQuerySchema,
-} from './sets.schemas.ts';
+import { createSetBodySchema, setSchema, updateSetBodySchema } from './sets.schemas.ts';
 
 const errors = {
   401: errorResponseSchema,

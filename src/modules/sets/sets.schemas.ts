@@ -1,21 +1,7 @@
 // Request and response shapes of /sets and /admin/sets.
 import { z } from 'zod';
 import { bodyIdSchema } from '../../lib/http.ts';
-import { paginationQuerySchema } from '../../lib/pagination.ts';
 import type { SetRow } from './sets.table.ts';
-
-/**
- * `?workspace_id=` of the workspace-content lists (spec §1.2), with optional paging. Shared by
- * sets, tags and custom field definitions; it belongs next to `idSchema` in src/lib/http.ts.
- */
-export const workspaceListQuerySchema = paginationQuerySchema.extend({
-  workspace_id: z.coerce
-    .number({ error: 'The workspace id must be an integer.' })
-    .int('The workspace id must be an integer.')
-    .positive('The workspace id must be a positive integer.')
-    .max(2_147_483_647, 'The workspace id is too large.')
-    .optional(),
-});
 
 export const setNameSchema = z
   .string({ error: 'The name field is required.' })

@@ -1,9 +1,9 @@
 // Queries over tags. Reads and writes by id are filtered through `accessibleWorkspace`, so a
 // tag of a workspace the actor cannot reach is indistinguishable from a missing one.
 // `findOrCreateTagsByName` is the set-based lookup the locations module and CSV import use.
-import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
 import { slugify } from '../../lib/slug.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { type TagRow, tagsTable } from './tags.table.ts';
@@ -68,12 +68,7 @@ export function createTagsRepository(db: Executor) {
         workspaceId === undefined ? undefined : eq(tagsTable.workspaceId, workspaceId),
       );
       const query = tx.select().from(tagsTable).where(where).orderBy(asc(tagsTable.id)).$dynamic();
-      if (page.limit !== undefined) query.limit(page.limit);
-      if (page.offset) query.offset(page.offset);
-      const rows = await query;
-      if (!page.paged) return { rows };
-      const [total] = await tx.select({ value: count() }).from(tagsTable).where(where);
-      return { rows, total: total?.value ?? 0 };
+      return fetchPage(query, page, () => countWhere(tx, tagsTable, where));
     },
 
     async find(actor: Actor, id: number, tx: Executor = db): Promise<TagRow | undefined> {

@@ -2,8 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { sendList, toPage } from '../../lib/pagination.ts';
-import { workspaceListQuerySchema } from '../sets/sets.schemas.ts';
+import { sendList, toPage, workspaceListQuerySchema } from '../../lib/pagination.ts';
 import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
 import { createTagBodySchema, tagSchema, updateTagBodySchema } from './tags.schemas.ts';
 

@@ -4,7 +4,7 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { createTierRequiredError } from '../../lib/errors.ts';
-import type { Listed, Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Listed, type Page } from '../../lib/pagination.ts';
 import { findersTable } from '../finders/finders.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -60,13 +60,8 @@ export function createWorkspacesService({ db, workspaces, onDeleted }: Workspace
     async list(actor: Actor, page: Page): Promise<Listed<ReturnType<typeof toWorkspacePayload>>> {
       const where = accessibleWorkspace(workspacesTable.id, actor);
       const query = db.select().from(workspacesTable).where(where).orderBy(workspacesTable.id).$dynamic();
-      if (page.limit !== undefined) query.limit(page.limit);
-      if (page.offset) query.offset(page.offset);
-      const rows = await query;
-      const items = rows.map(toWorkspacePayload);
-      if (!page.paged) return { items };
-      const [total] = await db.select({ value: count() }).from(workspacesTable).where(where);
-      return { items, total: total?.value ?? 0 };
+      const { rows, total } = await fetchPage(query, page, () => countWhere(db, workspacesTable, where));
+      return { items: rows.map(toWorkspacePayload), total };
     },
 
     async get(actor: Actor, id: number) {
