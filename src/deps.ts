@@ -1,6 +1,7 @@
 // Everything the API and the worker share, built once from the config: the database, the job
 // queue, Redis when configured, and the services. Tests build the same thing on their own
 // database, so no code path differs between a test and production.
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -9,6 +10,7 @@ import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
+import { createMailer, type Mailer } from './lib/mail.ts';
 import { createStorage, type Storage } from './lib/storage.ts';
 import { createTokenIssuer } from './lib/tokens.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
@@ -27,6 +29,7 @@ import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createUsersService } from './modules/users/users.service.ts';
 import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.ts';
 
@@ -39,11 +42,13 @@ export interface Deps {
   redis: Redis | undefined;
   secretBox: SecretBox;
   storage: Storage;
+  mailer: Mailer;
   services: ReturnType<typeof createServices>;
   close(): Promise<void>;
 }
 
 interface ServiceDeps {
+  mailer: Mailer;
   config: Config;
   db: Database;
   redis: Redis | undefined;
@@ -51,7 +56,7 @@ interface ServiceDeps {
   logger: Logger;
 }
 
-function createServices({ config, db, redis, storage, logger }: ServiceDeps) {
+function createServices({ config, db, redis, storage, logger, mailer }: ServiceDeps) {
   // Stored files of deleted rows go after the commit, best effort: a leftover object costs
   // storage, never a failed request.
   const forget = (what: string, remove: () => Promise<void>) =>
@@ -66,6 +71,7 @@ function createServices({ config, db, redis, storage, logger }: ServiceDeps) {
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   return {
+    users: createUsersService({ db, sessions }),
     audit: createAuditService(db),
     auth: createAuthService({
       db,
@@ -106,6 +112,12 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
   const storage = createStorage(config.storage);
+  const mailer = createMailer({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    mailDir: path.join(config.dataDir, 'mail'),
+    logger,
+  });
 
   return {
     config,
@@ -116,11 +128,13 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     redis,
     secretBox: new SecretBox(config.appKey),
     storage,
-    services: createServices({ config, db: database.db, redis, storage, logger }),
+    mailer,
+    services: createServices({ config, db: database.db, redis, storage, logger, mailer }),
     async close() {
       await jobs.stop();
       redis?.disconnect();
       await storage.close();
+      mailer.close();
       await database.close();
     },
   };

@@ -1,0 +1,24 @@
+// Rules about user rows that more than one route needs (DELETE /me, DELETE /users/{id}).
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import type { SessionsRepository } from '../auth/auth.repository.ts';
+import { usersTable } from './users.table.ts';
+
+export function createUsersService({ db, sessions }: { db: Database; sessions: SessionsRepository }) {
+  return {
+    /**
+     * Soft delete (decisions §3): the row stays (audit and billing history point at it), every
+     * session is revoked in the same transaction, and the email is free again because the
+     * unique index covers only users not deleted.
+     */
+    async softDelete(userId: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const now = new Date();
+        await tx.update(usersTable).set({ deletedAt: now }).where(eq(usersTable.id, userId));
+        await sessions.revokeAllForUser(userId, now, undefined, tx);
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
