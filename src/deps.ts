@@ -13,11 +13,16 @@ import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createStorage, type Storage } from './lib/storage.ts';
 import { createTokenIssuer } from './lib/tokens.ts';
+import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createSessionsService } from './modules/auth/sessions.service.ts';
+import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
+import { createInvitesRepository } from './modules/invites/invites.repository.ts';
+import { createInvitesService } from './modules/invites/invites.service.ts';
 import { createLocationImageService } from './modules/locations/locations.image.service.ts';
 import { createLocationImporter } from './modules/locations/locations.import.ts';
 import { createLocationsRepository } from './modules/locations/locations.repository.ts';
@@ -28,6 +33,8 @@ import { createSetsRepository } from './modules/sets/sets.repository.ts';
 import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
+import { createAccountService } from './modules/users/account.service.ts';
+import { createAdminUsersService } from './modules/users/users.admin.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
@@ -49,6 +56,7 @@ export interface Deps {
 
 interface ServiceDeps {
   mailer: Mailer;
+  secretBox: SecretBox;
   config: Config;
   db: Database;
   redis: Redis | undefined;
@@ -56,7 +64,7 @@ interface ServiceDeps {
   logger: Logger;
 }
 
-function createServices({ config, db, redis, storage, logger, mailer }: ServiceDeps) {
+function createServices({ config, db, redis, storage, logger, mailer, secretBox }: ServiceDeps) {
   // Stored files of deleted rows go after the commit, best effort: a leftover object costs
   // storage, never a failed request.
   const forget = (what: string, remove: () => Promise<void>) =>
@@ -65,22 +73,31 @@ function createServices({ config, db, redis, storage, logger, mailer }: ServiceD
   const sessions = createSessionsRepository(db);
   const workspaces = createWorkspacesRepository(db);
   const locations = createLocationsRepository(db);
+  const usersService = createUsersService({ db, sessions });
+  const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
+  const twoFactor = createTwoFactorService({ db, secretBox, mailer, loginLimiter });
   const locationsService = createLocationsService({
     db,
     locations,
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
-  return {
-    users: createUsersService({ db, sessions }),
+  const services = {
+    users: usersService,
+    account: createAccountService({ db, redis, users, sessions, usersService }),
+    sessions: createSessionsService({ sessions }),
     audit: createAuditService(db),
+    adminAudit: createAdminAuditService(db),
+    adminUsers: createAdminUsersService({ db, users, accounts: usersService }),
     auth: createAuthService({
       db,
       users,
       sessions,
       workspaces,
       issueToken: createTokenIssuer(config.jwt),
-      loginLimiter: createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis }),
+      loginLimiter,
+      twoFactor,
     }),
+    twoFactor,
     workspaces: createWorkspacesService({
       db,
       workspaces,
@@ -93,6 +110,19 @@ function createServices({ config, db, redis, storage, logger, mailer }: ServiceD
     locations: locationsService,
     locationImages: createLocationImageService({ db, storage, logger, locations: locationsService }),
     locationImport: createLocationImporter({ db, locations }),
+  };
+  return {
+    ...services,
+    // Registration through an invite issues its token through the auth service built above.
+    invites: createInvitesService({
+      db,
+      invites: createInvitesRepository(db),
+      users,
+      auth: services.auth,
+      mailer,
+      logger,
+      appUrl: config.appUrl,
+    }),
   };
 }
 
@@ -112,6 +142,7 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
   const storage = createStorage(config.storage);
+  const secretBox = new SecretBox(config.appKey);
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -126,10 +157,10 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     db: database.db,
     jobs,
     redis,
-    secretBox: new SecretBox(config.appKey),
+    secretBox,
     storage,
     mailer,
-    services: createServices({ config, db: database.db, redis, storage, logger, mailer }),
+    services: createServices({ config, db: database.db, redis, storage, logger, mailer, secretBox }),
     async close() {
       await jobs.stop();
       redis?.disconnect();

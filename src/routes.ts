@@ -1,8 +1,12 @@
 // Every route plugin of the API, mounted under /api by buildApp. Workspace content is mounted
 // twice: for members, and under /admin for admins acting across every workspace.
 import type { FastifyPluginAsync } from 'fastify';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.ts';
+import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
 import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
@@ -10,12 +14,18 @@ import { mapsRoutes } from './modules/maps/maps.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { meRoutes } from './modules/users/me.routes.ts';
+import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
 import { adminScope, memberScope } from './modules/workspaces/workspaces.access.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
+  await app.register(invitesRoutes);
   await app.register(meRoutes);
+  await app.register(adminUsersRoutes);
+  await app.register(auditRoutes, { prefix: '/admin/audit-logs' });
+  await app.register(sessionsRoutes);
+  await app.register(twoFactorRoutes);
 
   await app.register(workspacesRoutes, { prefix: '/workspaces', scope: memberScope });
   await app.register(workspacesRoutes, { prefix: '/admin/workspaces', scope: adminScope });

@@ -1,8 +1,12 @@
 // Session rows: one per issued token, looked up by the token's jti on every AUTH request.
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type UserRow, usersTable } from '../users/users.table.ts';
 import { type SessionRow, sessionsTable } from './auth.table.ts';
+
+/** A session of the user that a token may still use: not revoked and not expired. */
+const live = (userId: number, now: Date) =>
+  and(eq(sessionsTable.userId, userId), isNull(sessionsTable.revokedAt), gt(sessionsTable.expiresAt, now));
 
 export function createSessionsRepository(db: Executor) {
   return {
@@ -47,6 +51,35 @@ export function createSessionsRepository(db: Executor) {
             exceptId === undefined ? undefined : ne(sessionsTable.id, exceptId),
           ),
         )
+        .returning({ id: sessionsTable.id });
+      return rows.length;
+    },
+
+    /** Live sessions (not revoked, not expired) of a user, newest first. */
+    async listLiveForUser(userId: number, now: Date, tx: Executor = db): Promise<SessionRow[]> {
+      return tx
+        .select()
+        .from(sessionsTable)
+        .where(live(userId, now))
+        .orderBy(desc(sessionsTable.createdAt), desc(sessionsTable.id));
+    },
+
+    /** Revokes one live session of a user; false when it is not theirs, unknown, revoked or expired. */
+    async revokeLiveOfUser(id: number, userId: number, at: Date, tx: Executor = db): Promise<boolean> {
+      const rows = await tx
+        .update(sessionsTable)
+        .set({ revokedAt: at })
+        .where(and(eq(sessionsTable.id, id), live(userId, at)))
+        .returning({ id: sessionsTable.id });
+      return rows.length > 0;
+    },
+
+    /** As revokeAllForUser, but counting only sessions not yet expired (those the user can list). */
+    async revokeLiveForUser(userId: number, at: Date, exceptId: number, tx: Executor = db): Promise<number> {
+      const rows = await tx
+        .update(sessionsTable)
+        .set({ revokedAt: at })
+        .where(and(live(userId, at), ne(sessionsTable.id, exceptId)))
         .returning({ id: sessionsTable.id });
       return rows.length;
     },

@@ -1,4 +1,4 @@
-// POST /register, POST /login, POST /logout.
+// POST /register, POST /login, POST /login/2fa, POST /logout.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity, clientInfo, errorResponseSchema } from '../../lib/http.ts';
@@ -6,6 +6,7 @@ import { requireAuth } from '../../plugins/auth.ts';
 import {
   loginBodySchema,
   loginResponseSchema,
+  loginTwoFactorBodySchema,
   registerBodySchema,
   tokenResponseSchema,
 } from './auth.schemas.ts';
@@ -37,6 +38,24 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => auth.login(request.body, clientInfo(request)),
+  );
+
+  app.post(
+    '/login/2fa',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Complete a login with a TOTP code, the mailed code or a recovery code',
+        body: loginTwoFactorBodySchema,
+        response: {
+          200: tokenResponseSchema,
+          401: errorResponseSchema,
+          422: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => auth.completeLogin(request.body, clientInfo(request)),
   );
 
   app.post(

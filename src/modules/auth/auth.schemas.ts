@@ -46,6 +46,28 @@ export const loginBodySchema = z.object({
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
+export const loginTwoFactorBodySchema = z.object({
+  challenge_token: z
+    .string({ error: 'The challenge token field is required.' })
+    .min(1, 'The challenge token field is required.')
+    .max(200, 'The challenge token is invalid.'),
+  code: z
+    .string({ error: 'The code field is required.' })
+    .trim()
+    .min(1, 'The code field is required.')
+    .max(64),
+});
+export type LoginTwoFactorBody = z.infer<typeof loginTwoFactorBodySchema>;
+
+/** POST /me/2fa/totp/confirm. */
+export const totpConfirmBodySchema = z.object({
+  code: z
+    .string({ error: 'The code field is required.' })
+    .trim()
+    .min(1, 'The code field is required.')
+    .max(64),
+});
+
 export const tokenResponseSchema = z.object({
   token: z.string(),
   token_type: z.literal('Bearer'),

@@ -13,10 +13,20 @@ import type { UserRow } from '../users/users.table.ts';
 import type { WorkspacesRepository } from '../workspaces/workspaces.repository.ts';
 import { createEmailTakenError, createInvalidCredentialsError } from './auth.errors.ts';
 import type { SessionsRepository } from './auth.repository.ts';
-import type { LoginBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
+import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
+import type { TwoFactorChallenge, TwoFactorService } from './two-factor.service.ts';
 
 export const TRIAL_DAYS = 14;
+
+/** What every self-registered account starts with (decisions §3), by POST /register or an invite. */
+export const newAccountDefaults = (now = new Date()) => ({
+  role: 'user' as const,
+  subscriptionStatus: 'trialing' as const,
+  subscriptionTier: 'free' as const,
+  trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 24 * 3600 * 1000),
+});
+
 /** `last_used_at` is refreshed at most this often, so most requests write nothing. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -37,6 +47,7 @@ interface AuthServiceDeps {
   workspaces: WorkspacesRepository;
   issueToken: TokenIssuer;
   loginLimiter: FailureLimiter;
+  twoFactor: TwoFactorService;
 }
 
 // A real argon2id hash of a random string: verifying against it when the email is unknown
@@ -48,7 +59,7 @@ const getDummyHash = () => {
 };
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, users, sessions, workspaces, issueToken, loginLimiter } = deps;
+  const { db, users, sessions, workspaces, issueToken, loginLimiter, twoFactor } = deps;
 
   /** Signs a token and records its session, inside the caller's transaction when given. */
   async function startSession(user: UserRow, client: ClientInfo, tx: Executor = db): Promise<IssuedToken> {
@@ -108,10 +119,7 @@ export function createAuthService(deps: AuthServiceDeps) {
               name: body.name,
               email: body.email,
               passwordHash,
-              role: 'user',
-              subscriptionStatus: 'trialing',
-              subscriptionTier: 'free',
-              trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 24 * 3600 * 1000),
+              ...newAccountDefaults(),
             },
             tx,
           );
@@ -129,8 +137,16 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
     },
 
-    async login(body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
+    /** A token, or a challenge when the user has a second factor on (decisions §4). */
+    async login(body: LoginBody, client: ClientInfo): Promise<TokenResponse | TwoFactorChallenge> {
       const user = await verifyCredentials(body, client);
+      if (twoFactor.isEnabled(user)) return twoFactor.startChallenge(user, client);
+      return tokenResponse(await startSession(user, client), user);
+    },
+
+    /** POST /login/2fa: a TOTP code, the mailed code or a recovery code completes the challenge. */
+    async completeLogin(body: LoginTwoFactorBody, client: ClientInfo): Promise<TokenResponse> {
+      const user = await twoFactor.completeChallenge(body.challenge_token, body.code, client);
       return tokenResponse(await startSession(user, client), user);
     },
 

@@ -1,10 +1,14 @@
-// The signed-in user's own account: GET /me.
+// The signed-in user's own account: GET /me, PUT /me, DELETE /me.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerSecurity, errorResponseSchema } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
+import { accountDeletedSchema, deleteMeBodySchema, updateMeBodySchema } from './account.schemas.ts';
 import { toUserPayload, userPayloadSchema } from './users.schemas.ts';
 
+const errors = { 401: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
+
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { account } = app.deps.services;
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -18,5 +22,33 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => toUserPayload(requireAuth(request).user),
+  );
+
+  app.put(
+    '/me',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Update name, email or password (email and password need current_password)',
+        security: bearerSecurity,
+        body: updateMeBodySchema,
+        response: { 200: userPayloadSchema, ...errors },
+      },
+    },
+    async (request) => account.update(requireAuth(request), request.body),
+  );
+
+  app.delete(
+    '/me',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "Delete the account (password and confirmation 'DELETE MY ACCOUNT')",
+        security: bearerSecurity,
+        body: deleteMeBodySchema,
+        response: { 200: accountDeletedSchema, ...errors },
+      },
+    },
+    async (request) => account.delete(requireAuth(request), request.body),
   );
 };

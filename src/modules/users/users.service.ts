@@ -1,6 +1,6 @@
 // Rules about user rows that more than one route needs (DELETE /me, DELETE /users/{id}).
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import type { SessionsRepository } from '../auth/auth.repository.ts';
 import { usersTable } from './users.table.ts';
 
@@ -9,14 +9,15 @@ export function createUsersService({ db, sessions }: { db: Database; sessions: S
     /**
      * Soft delete (decisions §3): the row stays (audit and billing history point at it), every
      * session is revoked in the same transaction, and the email is free again because the
-     * unique index covers only users not deleted.
+     * unique index covers only users not deleted. Runs in the caller's transaction when given.
      */
-    async softDelete(userId: number): Promise<void> {
-      await db.transaction(async (tx) => {
+    async softDelete(userId: number, outer?: Transaction): Promise<void> {
+      const work = async (tx: Transaction) => {
         const now = new Date();
         await tx.update(usersTable).set({ deletedAt: now }).where(eq(usersTable.id, userId));
         await sessions.revokeAllForUser(userId, now, undefined, tx);
-      });
+      };
+      await (outer ? work(outer) : db.transaction(work));
     },
   };
 }

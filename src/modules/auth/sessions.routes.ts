@@ -1,0 +1,54 @@
+// GET /me/sessions, DELETE /me/sessions (every other session), DELETE /me/sessions/{id}.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import { revokedCountSchema, sessionSchema } from './sessions.schemas.ts';
+
+export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.deps.services.sessions;
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/me/sessions',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Live sessions of the signed-in user, newest first',
+        security: bearerSecurity,
+        response: { 200: z.array(sessionSchema), 401: errorResponseSchema },
+      },
+    },
+    async (request) => service.list(requireAuth(request)),
+  );
+
+  app.delete(
+    '/me/sessions',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Revoke every session except the current one',
+        security: bearerSecurity,
+        response: { 200: revokedCountSchema, 401: errorResponseSchema },
+      },
+    },
+    async (request) => service.revokeOthers(requireAuth(request)),
+  );
+
+  app.delete(
+    '/me/sessions/:id',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Revoke one session (the current one included)',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        response: { 204: z.null(), 401: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await service.revoke(requireAuth(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

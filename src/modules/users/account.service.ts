@@ -1,0 +1,103 @@
+// The signed-in user's own account: PUT /me (name, email, password) and DELETE /me.
+// Changing the email or the password, and deleting the account, take the password again;
+// those checks are throttled per user like logins (5 failures a minute -> 429), so a stolen
+// token is not a way to guess the password.
+
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import type { Database } from '../../db/client.ts';
+import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { createFieldError, createRateLimitedError, isUniqueViolation } from '../../lib/errors.ts';
+import { createFailureLimiter } from '../../lib/limiter.ts';
+import { createEmailTakenError } from '../auth/auth.errors.ts';
+import type { SessionsRepository } from '../auth/auth.repository.ts';
+import type { AuthContext } from '../auth/auth.service.ts';
+import { loginChallengesTable } from '../auth/auth.table.ts';
+import type { DeleteMeBody, UpdateMeBody } from './account.schemas.ts';
+import type { NewUser, UsersRepository } from './users.repository.ts';
+import { toUserPayload, type UserPayload } from './users.schemas.ts';
+import type { UsersService } from './users.service.ts';
+import type { UserRow } from './users.table.ts';
+
+export const createCurrentPasswordRequiredError = () =>
+  createFieldError('current_password', 'The current password is required to change the email or password.');
+export const createCurrentPasswordIncorrectError = () =>
+  createFieldError('current_password', 'The current password is incorrect.');
+export const createPasswordIncorrectError = () => createFieldError('password', 'The password is incorrect.');
+
+interface AccountServiceDeps {
+  db: Database;
+  redis: Redis | undefined;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  usersService: UsersService;
+}
+
+export function createAccountService({ db, redis, users, sessions, usersService }: AccountServiceDeps) {
+  const limiter = createFailureLimiter({ prefix: 'reauth', points: 5, durationSeconds: 60, redis });
+
+  /** Throws `wrong()` unless `password` is the user's; throttled per user. */
+  async function confirmPassword(user: UserRow, password: string, wrong: () => Error): Promise<void> {
+    const key = String(user.id);
+    const retryAfter = await limiter.blockedFor(key);
+    if (retryAfter > 0) throw createRateLimitedError(retryAfter);
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      await limiter.recordFailure(key);
+      throw wrong();
+    }
+    await limiter.reset(key);
+  }
+
+  return {
+    /**
+     * Partial update. The email compared case-insensitively to the current one is not a change
+     * (it needs no password; the new spelling is stored). A new password revokes every other
+     * session in the same transaction; the session of the request stays.
+     */
+    async update({ user, session }: AuthContext, body: UpdateMeBody): Promise<UserPayload> {
+      const emailChanges = body.email !== undefined && body.email.toLowerCase() !== user.email.toLowerCase();
+      const newPassword = body.password;
+      if (emailChanges || newPassword !== undefined) {
+        if (!body.current_password) throw createCurrentPasswordRequiredError();
+        await confirmPassword(user, body.current_password, createCurrentPasswordIncorrectError);
+      }
+
+      const values: Partial<NewUser> = {};
+      if (body.name !== undefined) values.name = body.name;
+      if (body.email !== undefined) values.email = body.email;
+      if (newPassword !== undefined) values.passwordHash = await hashPassword(newPassword);
+      if (Object.keys(values).length === 0) return toUserPayload(user);
+
+      try {
+        return await db.transaction(async (tx) => {
+          if (emailChanges) {
+            const holder = await users.findActiveByEmail(body.email!, tx);
+            if (holder && holder.id !== user.id) throw createEmailTakenError();
+          }
+          const updated = await users.update(user.id, values, tx);
+          if (newPassword !== undefined) {
+            await sessions.revokeAllForUser(user.id, new Date(), session.id, tx);
+            // A login half-way through its second factor was started with the old password.
+            await tx
+              .delete(loginChallengesTable)
+              .where(and(eq(loginChallengesTable.userId, user.id), isNull(loginChallengesTable.consumedAt)));
+          }
+          return toUserPayload(updated!);
+        });
+      } catch (error) {
+        // Two accounts racing for one email: the unique index decides.
+        if (isUniqueViolation(error)) throw createEmailTakenError();
+        throw error;
+      }
+    },
+
+    /** DELETE /me: the confirmation text was checked by the body schema; the password is checked here. */
+    async delete({ user }: AuthContext, body: DeleteMeBody): Promise<{ message: string }> {
+      await confirmPassword(user, body.password, createPasswordIncorrectError);
+      await usersService.softDelete(user.id);
+      return { message: 'Account deleted.' };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

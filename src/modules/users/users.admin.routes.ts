@@ -1,0 +1,87 @@
+// GET /users, GET/PUT/DELETE /users/{id}: user management for admins (spec §4 Admin, decisions §8).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
+import { sendList, toPage } from '../../lib/pagination.ts';
+import { requireRole } from '../../plugins/guards.ts';
+import {
+  adminUserPayloadSchema,
+  adminUsersQuerySchema,
+  updateUserBodySchema,
+  userDeletedSchema,
+} from './users.admin.schemas.ts';
+
+const errors = {
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  422: errorResponseSchema,
+};
+const tags = ['admin users'];
+
+export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.deps.services.adminUsers;
+  app.addHook('onRequest', app.authenticate);
+  // The role check runs before validation: a non-admin gets 403, never a 422 about the body.
+  app.addHook('preValidation', requireRole('admin'));
+
+  app.get(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'Users, filtered by name or email (q), role and subscription; ordered by id',
+        security: bearerSecurity,
+        querystring: adminUsersQuerySchema,
+        response: { 200: z.array(adminUserPayloadSchema), ...errors },
+      },
+    },
+    async (request, reply) => sendList(reply, await service.list(request.query, toPage(request.query))),
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One user (not deleted)',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        response: { 200: adminUserPayloadSchema, ...errors },
+      },
+    },
+    async (request) => service.get(request.params.id),
+  );
+
+  app.put(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: "Edit a user's name, email, role or subscription (the last admin keeps the role)",
+        security: bearerSecurity,
+        params: idParamsSchema,
+        body: updateUserBodySchema,
+        response: { 200: adminUserPayloadSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => service.update(request.params.id, request.body),
+  );
+
+  app.delete(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Soft-delete a user and revoke every session (never the last admin)',
+        security: bearerSecurity,
+        params: idParamsSchema,
+        response: { 200: userDeletedSchema, 409: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await service.delete(request.params.id);
+      return { message: 'User deleted.' };
+    },
+  );
+};

@@ -1,0 +1,137 @@
+// Admin user management (spec §4 Admin, decisions §8): listing and filtering every user, editing
+// name, email, role and subscription, and soft-deleting through the users service. It owns one
+// rule of its own: the service never loses its last admin, by demotion or by deletion.
+import { and, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Database, Executor, Transaction } from '../../db/client.ts';
+import { createConflictError, createNotFoundError, isUniqueViolation } from '../../lib/errors.ts';
+import { countWhere, fetchPage, type Listed, type Page } from '../../lib/pagination.ts';
+import { createEmailTakenError } from '../auth/auth.errors.ts';
+import {
+  type AdminUserPayload,
+  type AdminUsersQuery,
+  toAdminUserPayload,
+  type UpdateUserBody,
+} from './users.admin.schemas.ts';
+import type { NewUser, UsersRepository } from './users.repository.ts';
+import type { UsersService } from './users.service.ts';
+import { usersTable } from './users.table.ts';
+
+export const createUserNotFoundError = () => createNotFoundError('User not found.');
+export const createLastAdminError = (action: 'demoted' | 'deleted') =>
+  createConflictError(`The last admin cannot be ${action}.`);
+/** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** The one advisory lock that role changes and deletions of users take, in every process. */
+const ADMINS_LOCK = sql`hashtextextended('users:admins', 0)`;
+
+interface AdminUsersServiceDeps {
+  db: Database;
+  users: UsersRepository;
+  /** Owns what "soft delete" means (sessions revoked with it), shared with DELETE /me. */
+  accounts: UsersService;
+}
+
+export function createAdminUsersService({ db, users, accounts }: AdminUsersServiceDeps) {
+  /**
+   * Runs `work` in a transaction that holds the admins lock (transaction-scoped, so it is
+   * released with the commit), so two changes that each leave one admin cannot both pass.
+   */
+  function withAdminsLock<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMINS_LOCK})`);
+      return work(tx);
+    });
+  }
+
+  /** Throws 409 unless an admin other than `userId` remains. Call it holding the admins lock. */
+  async function assertAnotherAdmin(tx: Executor, userId: number, action: 'demoted' | 'deleted') {
+    const others = await countWhere(
+      tx,
+      usersTable,
+      and(eq(usersTable.role, 'admin'), isNull(usersTable.deletedAt), ne(usersTable.id, userId)),
+    );
+    if (others === 0) throw createLastAdminError(action);
+  }
+
+  async function applyUpdate(tx: Executor, id: number, body: UpdateUserBody) {
+    const [user] = await tx
+      .select()
+      .from(usersTable)
+      .where(and(eq(usersTable.id, id), isNull(usersTable.deletedAt)))
+      .for('update');
+    if (!user) throw createUserNotFoundError();
+    if (user.role === 'admin' && body.role === 'user') await assertAnotherAdmin(tx, id, 'demoted');
+    if (body.email !== undefined && body.email.toLowerCase() !== user.email.toLowerCase()) {
+      if (await users.findActiveByEmail(body.email, tx)) throw createEmailTakenError();
+    }
+    const given: Partial<NewUser> = {
+      name: body.name,
+      email: body.email,
+      role: body.role,
+      subscriptionTier: body.subscription_tier,
+      subscriptionStatus: body.subscription_status,
+    };
+    const values = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+    // An empty body changes nothing, not even updated_at.
+    if (Object.keys(values).length === 0) return user;
+    return (await users.update(id, values, tx))!;
+  }
+
+  return {
+    /** Ordered by id. Without `include_deleted`, soft-deleted users are left out. */
+    async list(query: AdminUsersQuery, page: Page): Promise<Listed<AdminUserPayload>> {
+      const { q } = query;
+      const where = and(
+        query.include_deleted ? undefined : isNull(usersTable.deletedAt),
+        q ? or(ilike(usersTable.name, likePattern(q)), ilike(usersTable.email, likePattern(q))) : undefined,
+        query.role ? eq(usersTable.role, query.role) : undefined,
+        query.subscription_status ? eq(usersTable.subscriptionStatus, query.subscription_status) : undefined,
+        query.subscription_tier ? eq(usersTable.subscriptionTier, query.subscription_tier) : undefined,
+      );
+      const rows = db.select().from(usersTable).where(where).orderBy(usersTable.id).$dynamic();
+      const { rows: found, total } = await fetchPage(rows, page, () => countWhere(db, usersTable, where));
+      return { items: found.map(toAdminUserPayload), total };
+    },
+
+    async get(id: number): Promise<AdminUserPayload> {
+      const user = await users.findActiveById(id);
+      if (!user) throw createUserNotFoundError();
+      return toAdminUserPayload(user);
+    },
+
+    /**
+     * Partial update. The email stays unique among users not deleted, compared
+     * case-insensitively: checked first for a clear answer, and the unique index settles a
+     * race. A role change takes the admins lock, so the last admin cannot be demoted.
+     */
+    async update(id: number, body: UpdateUserBody): Promise<AdminUserPayload> {
+      try {
+        const user =
+          body.role === undefined
+            ? await db.transaction((tx) => applyUpdate(tx, id, body))
+            : await withAdminsLock((tx) => applyUpdate(tx, id, body));
+        return toAdminUserPayload(user);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw createEmailTakenError();
+        throw error;
+      }
+    },
+
+    /**
+     * Soft delete through the users service (every session revoked). The check and the
+     * delete happen under the admins lock, so the last admin cannot be deleted even by two
+     * admins deleting each other at once.
+     */
+    async delete(id: number): Promise<void> {
+      await withAdminsLock(async (tx) => {
+        const user = await users.findActiveById(id, tx);
+        if (!user) throw createUserNotFoundError();
+        if (user.role === 'admin') await assertAnotherAdmin(tx, id, 'deleted');
+        await accounts.softDelete(id, tx);
+      });
+    },
+  };
+}
+
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;
