@@ -7,6 +7,7 @@ import { matchTotp, totpCode } from '../src/lib/totp.ts';
 import { loginChallengesTable, recoveryCodesTable } from '../src/modules/auth/auth.table.ts';
 import { usersTable } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
+import { type FakeSmtp, startFakeSmtp } from './fakes/smtp.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
@@ -357,5 +358,44 @@ describe('codes by email', () => {
     const off = await ctx.app.inject({ method: 'DELETE', url: '/api/me/2fa/email', headers });
     expect(off.json()).toEqual({ email_enabled: false });
     expect((await login(user.email, ip)).json()).toHaveProperty('token');
+  });
+});
+
+describe('codes by email over SMTP', () => {
+  let smtp: FakeSmtp;
+  let smtpCtx: TestContext;
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    smtpCtx = await createTestContext({ env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await smtpCtx?.close();
+    await smtp?.close();
+  });
+
+  it('delivers the sign-in code to the SMTP server, in text and HTML', async () => {
+    const user = await createUser(smtpCtx.deps);
+    const headers = bearer(await tokenFor(smtpCtx.deps, user));
+    await smtpCtx.app.inject({ method: 'POST', url: '/api/me/2fa/email/enable', headers });
+    const ip = nextIp();
+    const challenge = (
+      await smtpCtx.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        remoteAddress: ip,
+        payload: { email: user.email, password: DEFAULT_PASSWORD },
+      })
+    ).json();
+    const mail = await smtp.waitFor((message) => message.to.includes(user.email));
+    const code = /Your sign-in code is (\d{6})/.exec(mail.text)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect(mail.html).toContain(`<strong>${code}</strong>`);
+    const done = await smtpCtx.app.inject({
+      method: 'POST',
+      url: '/api/login/2fa',
+      remoteAddress: ip,
+      payload: { challenge_token: challenge.challenge_token, code },
+    });
+    expect(done.statusCode).toBe(200);
   });
 });
