@@ -319,7 +319,7 @@ describe('codes by email', () => {
     for (const file of files.reverse()) {
       const text = readFileSync(path.join(dir, file), 'utf8');
       if (text.includes(`To: ${email}`)) {
-        const match = /Your sign-in code: (\d{6})/.exec(text);
+        const match = /Your sign-in code is (\d{6})/.exec(text);
         if (match) return match[1]!;
       }
     }

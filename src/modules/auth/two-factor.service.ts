@@ -126,7 +126,8 @@ export function createTwoFactorService({ db, secretBox, mailer, loginLimiter }: 
   async function mailLoginCode(user: UserRow, code: string) {
     await mailer.send({
       to: user.email,
-      subject: `Your sign-in code: ${code}`,
+      // The code stays out of the subject: subjects are logged (src/lib/mail.ts).
+      subject: 'Your sign-in code',
       text: `Hello ${user.name},\n\nYour sign-in code is ${code}. It expires in 10 minutes.\n\nIf you did not try to sign in, change your password.\n`,
       html: `<p>Hello ${escapeHtml(user.name)},</p><p>Your sign-in code is <strong>${code}</strong>. It expires in 10 minutes.</p><p>If you did not try to sign in, change your password.</p>`,
     });
