@@ -30,3 +30,10 @@ export const bodyIdSchema = (field: string) =>
     .int(`The ${field} must be an integer.`)
     .positive(`The ${field} must be a positive integer.`)
     .max(2_147_483_647, `The ${field} is too large.`);
+
+/** A name (of a user, workspace, set, tag): trimmed, 1-255 characters. */
+export const nameSchema = z
+  .string({ error: 'The name field is required.' })
+  .trim()
+  .min(1, 'The name field is required.')
+  .max(255, 'The name may not be greater than 255 characters.');

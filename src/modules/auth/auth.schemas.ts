@@ -1,5 +1,6 @@
 // Bodies and responses of register, login, me and logout.
 import { z } from 'zod';
+import { nameSchema } from '../../lib/http.ts';
 import { userPayloadSchema } from '../users/users.schemas.ts';
 
 export const passwordSchema = z
@@ -23,12 +24,6 @@ export const emailSchema = z
   .trim()
   .max(255, 'The email may not be greater than 255 characters.')
   .pipe(z.email('The email must be a valid email address.'));
-
-export const nameSchema = z
-  .string({ error: 'The name field is required.' })
-  .trim()
-  .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.');
 
 export const registerBodySchema = z
   .object({

@@ -1,21 +1,6 @@
 // Request and response shapes of /sets and /admin/sets.
 import { z } from 'zod';
-import { bodyIdSchema } from '../../lib/http.ts';
 import type { SetRow } from './sets.table.ts';
-
-export const setNameSchema = z
-  .string({ error: 'The name field is required.' })
-  .trim()
-  .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.');
-
-export const createSetBodySchema = z.object({
-  name: setNameSchema,
-  workspace_id: bodyIdSchema('workspace id'),
-});
-export type CreateSetBody = z.infer<typeof createSetBodySchema>;
-
-export const updateSetBodySchema = z.object({ name: setNameSchema });
 
 export const setSchema = z.object({
   id: z.number().int(),

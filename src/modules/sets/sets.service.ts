@@ -2,10 +2,11 @@
 // area acts across every workspace (decisions §5, §8). Deleting a set removes its links only.
 import type { Database } from '../../db/client.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { CreateNamedBody } from '../workspaces/named-resource.routes.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createSetNotFoundError } from './sets.errors.ts';
 import type { SetsRepository } from './sets.repository.ts';
-import { type CreateSetBody, type SetPayload, toSetPayload } from './sets.schemas.ts';
+import { type SetPayload, toSetPayload } from './sets.schemas.ts';
 
 interface SetsServiceDeps {
   db: Database;
@@ -27,7 +28,7 @@ export function createSetsService({ db, sets }: SetsServiceDeps) {
       return toSetPayload(row);
     },
 
-    async create(actor: Actor, body: CreateSetBody): Promise<SetPayload> {
+    async create(actor: Actor, body: CreateNamedBody): Promise<SetPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
       return toSetPayload(await sets.insert({ workspaceId: body.workspace_id, name: body.name }));
     },

@@ -1,21 +1,6 @@
 // Request and response shapes of /tags and /admin/tags.
 import { z } from 'zod';
-import { bodyIdSchema } from '../../lib/http.ts';
 import type { TagRow } from './tags.table.ts';
-
-export const tagNameSchema = z
-  .string({ error: 'The name field is required.' })
-  .trim()
-  .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.');
-
-export const createTagBodySchema = z.object({
-  name: tagNameSchema,
-  workspace_id: bodyIdSchema('workspace id'),
-});
-export type CreateTagBody = z.infer<typeof createTagBodySchema>;
-
-export const updateTagBodySchema = z.object({ name: tagNameSchema });
 
 export const tagSchema = z.object({
   id: z.number().int(),

@@ -4,10 +4,11 @@
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { CreateNamedBody } from '../workspaces/named-resource.routes.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createTagNameTakenError, createTagNotFoundError } from './tags.errors.ts';
 import type { TagsRepository } from './tags.repository.ts';
-import { type CreateTagBody, type TagPayload, toTagPayload } from './tags.schemas.ts';
+import { type TagPayload, toTagPayload } from './tags.schemas.ts';
 
 interface TagsServiceDeps {
   db: Database;
@@ -39,7 +40,7 @@ export function createTagsService({ db, tags }: TagsServiceDeps) {
       return toTagPayload(row);
     },
 
-    async create(actor: Actor, body: CreateTagBody): Promise<TagPayload> {
+    async create(actor: Actor, body: CreateNamedBody): Promise<TagPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
       const row = await uniqueSlug(() => tags.insert({ workspaceId: body.workspace_id, name: body.name }));
       return toTagPayload(row);

@@ -1,14 +1,9 @@
 // Request and response shapes of /workspaces and /admin/workspaces.
 import { z } from 'zod';
+import { nameSchema } from '../../lib/http.ts';
 import type { WorkspaceRow } from './workspaces.table.ts';
 
-export const workspaceNameSchema = z
-  .string({ error: 'The name field is required.' })
-  .trim()
-  .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.');
-
-export const workspaceBodySchema = z.object({ name: workspaceNameSchema });
+export const workspaceBodySchema = z.object({ name: nameSchema });
 export type WorkspaceBody = z.infer<typeof workspaceBodySchema>;
 
 export const workspaceSchema = z.object({

@@ -1,0 +1,134 @@
+// The five routes of a named resource inside a workspace (sets, tags): list, show, create
+// `{name, workspace_id}`, rename `{name}`, delete. One plugin factory, so the two resources
+// cannot drift apart; each module supplies its output schema, service and wording.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  bearerSecurity,
+  bodyIdSchema,
+  errorResponseSchema,
+  idParamsSchema,
+  nameSchema,
+} from '../../lib/http.ts';
+import { type Listed, type Page, sendList, toPage, workspaceListQuerySchema } from '../../lib/pagination.ts';
+import { type Actor, guardScope, type RouteScope } from './workspaces.access.ts';
+
+const errors = {
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  422: errorResponseSchema,
+};
+
+export const createNamedBodySchema = z.object({
+  name: nameSchema,
+  workspace_id: bodyIdSchema('workspace id'),
+});
+export type CreateNamedBody = z.infer<typeof createNamedBodySchema>;
+
+export const renameBodySchema = z.object({ name: nameSchema });
+
+export interface NamedResourceService {
+  list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<unknown>>;
+  get(actor: Actor, id: number): Promise<unknown>;
+  create(actor: Actor, body: CreateNamedBody): Promise<unknown>;
+  rename(actor: Actor, id: number, name: string): Promise<unknown>;
+  delete(actor: Actor, id: number): Promise<void>;
+}
+
+export interface NamedResource {
+  /** Plural, lower case: the OpenAPI tag ("sets"). */
+  plural: string;
+  /** The output of one resource. */
+  schema: z.ZodType;
+  service: (services: import('../../deps.ts').Deps['services']) => NamedResourceService;
+  summaries: { list: string; get: string; create: string; rename: string; delete: string };
+}
+
+export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsyncZod<{ scope: RouteScope }> {
+  return async (app, { scope }) => {
+    const service = resource.service(app.deps.services);
+    guardScope(app, scope);
+    const tags = [`${scope.tag}${resource.plural}`];
+    const { summaries } = resource;
+
+    app.get(
+      '/',
+      {
+        schema: {
+          tags,
+          summary: scope.admin ? `${summaries.list}, of every workspace` : summaries.list,
+          security: bearerSecurity,
+          querystring: workspaceListQuerySchema,
+          response: { 200: z.array(resource.schema), ...errors },
+        },
+      },
+      async (request, reply) =>
+        sendList(
+          reply,
+          await service.list(scope.actor(request), request.query.workspace_id, toPage(request.query)),
+        ),
+    );
+
+    app.get(
+      '/:id',
+      {
+        schema: {
+          tags,
+          summary: summaries.get,
+          security: bearerSecurity,
+          params: idParamsSchema,
+          response: { 200: resource.schema, ...errors },
+        },
+      },
+      async (request) => service.get(scope.actor(request), request.params.id),
+    );
+
+    app.post(
+      '/',
+      {
+        schema: {
+          tags,
+          summary: summaries.create,
+          security: bearerSecurity,
+          body: createNamedBodySchema,
+          response: { 201: resource.schema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(scope.actor(request), request.body)),
+    );
+
+    app.put(
+      '/:id',
+      {
+        schema: {
+          tags,
+          summary: summaries.rename,
+          security: bearerSecurity,
+          params: idParamsSchema,
+          body: renameBodySchema,
+          response: { 200: resource.schema, ...errors },
+        },
+      },
+      async (request) => service.rename(scope.actor(request), request.params.id, request.body.name),
+    );
+
+    app.delete(
+      '/:id',
+      {
+        schema: {
+          tags,
+          summary: summaries.delete,
+          security: bearerSecurity,
+          params: idParamsSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await service.delete(scope.actor(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}
