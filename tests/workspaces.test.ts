@@ -148,6 +148,14 @@ describe('GET /api/workspaces/:id', () => {
     });
   });
 
+  it('does not count a member whose account was deleted', async () => {
+    const gone = await createUser(ctx.deps);
+    await addMember(ctx.deps, workspaceId, gone);
+    expect((await call('GET', `/workspaces/${workspaceId}`, memberToken)).json().members_count).toBe(3);
+    await ctx.deps.services.users.softDelete(gone.id);
+    expect((await call('GET', `/workspaces/${workspaceId}`, memberToken)).json().members_count).toBe(2);
+  });
+
   it('answers 404 for a workspace the user is not in, a missing one and a malformed id', async () => {
     for (const id of [strangerWorkspaceId, 2_000_000]) {
       const res = await call('GET', `/workspaces/${id}`, ownerToken);

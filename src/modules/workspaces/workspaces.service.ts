@@ -1,13 +1,13 @@
 // Workspaces: listing what the actor is a member of, the plan limit on owned workspaces
 // (decisions §3), owner-only rename and delete, and the delete cascade that the schema alone
 // cannot express (finders' backing maps have no workspace column).
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { createTierRequiredError } from '../../lib/errors.ts';
 import { countWhere, fetchPage, type Listed, type Page } from '../../lib/pagination.ts';
 import { findersTable } from '../finders/finders.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
-import type { UserRow } from '../users/users.table.ts';
+import { type UserRow, usersTable } from '../users/users.table.ts';
 import {
   type Actor,
   accessibleWorkspace,
@@ -48,11 +48,13 @@ export function createWorkspacesService({ db, workspaces, onDeleted }: Workspace
     return row;
   }
 
+  /** Members whose account is not deleted (a soft-deleted user keeps the membership row). */
   async function membersCount(id: number): Promise<number> {
     const [row] = await db
       .select({ value: count() })
       .from(workspaceMembersTable)
-      .where(eq(workspaceMembersTable.workspaceId, id));
+      .innerJoin(usersTable, eq(usersTable.id, workspaceMembersTable.userId))
+      .where(and(eq(workspaceMembersTable.workspaceId, id), isNull(usersTable.deletedAt)));
     return row?.value ?? 0;
   }
 
