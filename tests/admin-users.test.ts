@@ -6,8 +6,8 @@ import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionsTable } from '../src/modules/auth/auth.table.ts';
 import { type UserRow, usersTable } from '../src/modules/users/users.table.ts';
-import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { createTestContext, type TestContext } from './helpers/app.ts';
+import { createUser, tokenFor } from './factories/users.ts';
+import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
 let admin: UserRow;
@@ -26,14 +26,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-type Method = 'GET' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, token?: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: token ? bearer(token) : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const call = createCaller(() => ctx);
 
 const row = async (id: number) =>
   (await ctx.deps.db.select().from(usersTable).where(eq(usersTable.id, id)))[0]!;

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
-import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { addMember, createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
-import { createTestContext, type TestContext } from './helpers/app.ts';
+import { addMember, createCast, createWorkspace } from './factories/workspaces.ts';
+import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
 let owner: UserRow;
@@ -22,29 +21,14 @@ let adminToken: string;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await createUser(ctx.deps);
-  ownerToken = await tokenFor(ctx.deps, owner);
-  workspaceId = await firstWorkspaceId(ctx.deps, owner);
-  member = await createUser(ctx.deps);
-  await addMember(ctx.deps, workspaceId, member);
-  memberToken = await tokenFor(ctx.deps, member);
-  const stranger = await createUser(ctx.deps);
-  strangerToken = await tokenFor(ctx.deps, stranger);
-  strangerWorkspaceId = await firstWorkspaceId(ctx.deps, stranger);
-  adminToken = await tokenFor(ctx.deps, await createUser(ctx.deps, { role: 'admin' }));
+  ({ owner, ownerToken, workspaceId, member, memberToken, strangerToken, strangerWorkspaceId, adminToken } =
+    await createCast(ctx.deps));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, token: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: bearer(token),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const call = createCaller(() => ctx);
 
 interface DefinitionJson {
   id: number;

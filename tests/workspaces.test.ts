@@ -12,9 +12,9 @@ import { locationSetsTable, setsTable } from '../src/modules/sets/sets.table.ts'
 import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { workspaceMembersTable, workspacesTable } from '../src/modules/workspaces/workspaces.table.ts';
-import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { addMember, createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
-import { createTestContext, type TestContext } from './helpers/app.ts';
+import { createUser, tokenFor } from './factories/users.ts';
+import { addMember, createCast, createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
+import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
 let owner: UserRow;
@@ -28,29 +28,14 @@ let adminToken: string;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  owner = await createUser(ctx.deps);
-  ownerToken = await tokenFor(ctx.deps, owner);
-  workspaceId = await firstWorkspaceId(ctx.deps, owner);
-  const member = await createUser(ctx.deps);
-  await addMember(ctx.deps, workspaceId, member);
-  memberToken = await tokenFor(ctx.deps, member);
-  stranger = await createUser(ctx.deps);
-  strangerToken = await tokenFor(ctx.deps, stranger);
-  strangerWorkspaceId = await firstWorkspaceId(ctx.deps, stranger);
-  adminToken = await tokenFor(ctx.deps, await createUser(ctx.deps, { role: 'admin' }));
+  ({ owner, ownerToken, workspaceId, memberToken, stranger, strangerToken, strangerWorkspaceId, adminToken } =
+    await createCast(ctx.deps));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, token: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: bearer(token),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const call = createCaller(() => ctx);
 
 const workspaceRow = async (id: number) =>
   (await ctx.deps.db.select().from(workspacesTable).where(eq(workspacesTable.id, id)))[0];

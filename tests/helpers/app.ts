@@ -71,3 +71,19 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   };
   return context;
 }
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * `call(method, '/sets', token, body)`: an injected request under /api with the bearer token
+ * (none when omitted). Takes a getter because test files assign their context in beforeAll.
+ */
+export function createCaller(context: () => TestContext) {
+  return (method: ApiMethod, url: string, token?: string, payload?: unknown) =>
+    context().app.inject({
+      method,
+      url: `/api${url}`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+}
