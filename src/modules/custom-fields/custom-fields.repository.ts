@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
-import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { workspacesTable } from '../workspaces/workspaces.table.ts';
 import {
   type CustomFieldDefinitionRow,
@@ -37,10 +37,7 @@ export function createCustomFieldsRepository(db: Executor) {
       page: Page,
       tx: Executor = db,
     ): Promise<{ rows: CustomFieldDefinitionRow[]; total?: number }> {
-      const where = and(
-        accessibleWorkspace(definitions.workspaceId, actor),
-        workspaceId === undefined ? undefined : eq(definitions.workspaceId, workspaceId),
-      );
+      const where = listedWorkspace(definitions.workspaceId, actor, workspaceId);
       const query = tx
         .select()
         .from(definitions)

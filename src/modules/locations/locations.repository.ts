@@ -9,7 +9,7 @@ import { mapLocationsTable, mapSetsTable } from '../maps/maps.table.ts';
 import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
-import { accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable } from './locations.table.ts';
 
@@ -113,8 +113,7 @@ export interface LocationFilter {
 
 function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | undefined {
   return and(
-    accessibleWorkspace(l.workspaceId, actor),
-    workspaceId === undefined ? undefined : eq(l.workspaceId, workspaceId),
+    listedWorkspace(l.workspaceId, actor, workspaceId),
     finder === undefined ? undefined : sql`${l.id} in (${finderLocationIds(finder.id, finder.mapId)})`,
   );
 }

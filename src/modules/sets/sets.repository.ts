@@ -3,7 +3,7 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
-import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type SetRow, setsTable } from './sets.table.ts';
 
 export function createSetsRepository(db: Executor) {
@@ -18,10 +18,7 @@ export function createSetsRepository(db: Executor) {
       page: Page,
       tx: Executor = db,
     ): Promise<{ rows: SetRow[]; total?: number }> {
-      const where = and(
-        accessibleWorkspace(setsTable.workspaceId, actor),
-        workspaceId === undefined ? undefined : eq(setsTable.workspaceId, workspaceId),
-      );
+      const where = listedWorkspace(setsTable.workspaceId, actor, workspaceId);
       const query = tx.select().from(setsTable).where(where).orderBy(asc(setsTable.id)).$dynamic();
       return fetchPage(query, page, () => countWhere(tx, setsTable, where));
     },

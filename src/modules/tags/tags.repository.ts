@@ -5,7 +5,7 @@ import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
 import { slugify } from '../../lib/slug.ts';
-import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type TagRow, tagsTable } from './tags.table.ts';
 
 /**
@@ -63,10 +63,7 @@ export function createTagsRepository(db: Executor) {
       page: Page,
       tx: Executor = db,
     ): Promise<{ rows: TagRow[]; total?: number }> {
-      const where = and(
-        accessibleWorkspace(tagsTable.workspaceId, actor),
-        workspaceId === undefined ? undefined : eq(tagsTable.workspaceId, workspaceId),
-      );
+      const where = listedWorkspace(tagsTable.workspaceId, actor, workspaceId);
       const query = tx.select().from(tagsTable).where(where).orderBy(asc(tagsTable.id)).$dynamic();
       return fetchPage(query, page, () => countWhere(tx, tagsTable, where));
     },

@@ -33,6 +33,17 @@ export function accessibleWorkspace(column: AnyPgColumn | SQL, actor: Actor): SQ
   return sql`${column} in (select ${workspaceMembersTable.workspaceId} from ${workspaceMembersTable} where ${workspaceMembersTable.userId} = ${actor.userId})`;
 }
 
+/**
+ * Rows of a list: in a workspace the actor may reach and, when the caller named one with
+ * `?workspace_id=`, in that workspace only.
+ */
+export function listedWorkspace(column: AnyPgColumn, actor: Actor, workspaceId: number | undefined): SQL {
+  return and(
+    accessibleWorkspace(column, actor),
+    workspaceId === undefined ? undefined : eq(column, workspaceId),
+  )!;
+}
+
 export const createWorkspaceNotFoundError = () => createNotFoundError('Workspace not found.');
 
 /** The actor's role in the workspace; undefined when they are not a member. */
