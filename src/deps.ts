@@ -75,7 +75,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const locations = createLocationsRepository(db);
   const usersService = createUsersService({ db, sessions });
   const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
-  const twoFactor = createTwoFactorService({ db, secretBox, mailer, loginLimiter });
+  const twoFactor = createTwoFactorService({ db, users, secretBox, mailer, loginLimiter });
   const locationsService = createLocationsService({
     db,
     locations,

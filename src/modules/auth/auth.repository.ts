@@ -39,18 +39,15 @@ export function createSessionsRepository(db: Executor) {
         .where(and(eq(sessionsTable.id, id), isNull(sessionsTable.revokedAt)));
     },
 
-    /** Revokes every live session of a user, except `exceptId` when given; returns how many. */
+    /**
+     * Revokes every live session (not revoked, not expired) of a user, except `exceptId` when
+     * given; returns how many. Expired ones are already refused, so they are left as they are.
+     */
     async revokeAllForUser(userId: number, at: Date, exceptId?: number, tx: Executor = db): Promise<number> {
       const rows = await tx
         .update(sessionsTable)
         .set({ revokedAt: at })
-        .where(
-          and(
-            eq(sessionsTable.userId, userId),
-            isNull(sessionsTable.revokedAt),
-            exceptId === undefined ? undefined : ne(sessionsTable.id, exceptId),
-          ),
-        )
+        .where(and(live(userId, at), exceptId === undefined ? undefined : ne(sessionsTable.id, exceptId)))
         .returning({ id: sessionsTable.id });
       return rows.length;
     },
@@ -72,16 +69,6 @@ export function createSessionsRepository(db: Executor) {
         .where(and(eq(sessionsTable.id, id), live(userId, at)))
         .returning({ id: sessionsTable.id });
       return rows.length > 0;
-    },
-
-    /** As revokeAllForUser, but counting only sessions not yet expired (those the user can list). */
-    async revokeLiveForUser(userId: number, at: Date, exceptId: number, tx: Executor = db): Promise<number> {
-      const rows = await tx
-        .update(sessionsTable)
-        .set({ revokedAt: at })
-        .where(and(live(userId, at), ne(sessionsTable.id, exceptId)))
-        .returning({ id: sessionsTable.id });
-      return rows.length;
     },
   };
 }

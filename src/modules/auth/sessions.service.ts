@@ -18,7 +18,7 @@ export function createSessionsService({ sessions }: { sessions: SessionsReposito
 
     /** Signs out every other device; the token of the request keeps working. */
     async revokeOthers({ user, session }: AuthContext): Promise<{ revoked: number }> {
-      return { revoked: await sessions.revokeLiveForUser(user.id, new Date(), session.id) };
+      return { revoked: await sessions.revokeAllForUser(user.id, new Date(), session.id) };
     },
 
     /**

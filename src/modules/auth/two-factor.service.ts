@@ -16,6 +16,7 @@ import {
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import { escapeHtml, type Mailer } from '../../lib/mail.ts';
 import { createTotpSecret, matchTotp, totpUri } from '../../lib/totp.ts';
+import type { NewUser, UsersRepository } from '../users/users.repository.ts';
 import { type UserRow, usersTable } from '../users/users.table.ts';
 import type { ClientInfo } from './auth.service.ts';
 import { loginChallengesTable, recoveryCodesTable, type TwoFactorMethod } from './auth.table.ts';
@@ -53,13 +54,14 @@ export interface TwoFactorChallenge {
 
 interface TwoFactorDeps {
   db: Database;
+  users: UsersRepository;
   secretBox: SecretBox;
   mailer: Mailer;
   /** The login throttle: wrong second-factor codes count as failed logins of the email and IP. */
   loginLimiter: FailureLimiter;
 }
 
-export function createTwoFactorService({ db, secretBox, mailer, loginLimiter }: TwoFactorDeps) {
+export function createTwoFactorService({ db, users, secretBox, mailer, loginLimiter }: TwoFactorDeps) {
   const isEnabled = (user: UserRow) => user.totpEnabledAt !== null || user.emailTwoFactorEnabled;
 
   async function unusedRecoveryCodes(userId: number, tx: Executor = db): Promise<number> {
@@ -88,9 +90,11 @@ export function createTwoFactorService({ db, secretBox, mailer, loginLimiter }: 
     if (!isEnabled(user)) await tx.delete(recoveryCodesTable).where(eq(recoveryCodesTable.userId, user.id));
   }
 
-  async function updateUser(id: number, values: Partial<typeof usersTable.$inferInsert>, tx: Executor = db) {
-    const [row] = await tx.update(usersTable).set(values).where(eq(usersTable.id, id)).returning();
-    return row!;
+  /** The user row after the update; the caller acts on a user it has just read. */
+  async function updateUser(id: number, values: Partial<NewUser>, tx: Executor = db): Promise<UserRow> {
+    const row = await users.update(id, values, tx);
+    if (!row) throw new Error(`user ${id} vanished during a two-factor change`);
+    return row;
   }
 
   /** Accepts a TOTP step once: the update only succeeds for a step later than the last one used. */
@@ -266,10 +270,7 @@ export function createTwoFactorService({ db, secretBox, mailer, loginLimiter }: 
           )
           .for('update');
         if (!challenge) return { outcome: 'invalid' as const };
-        const [user] = await tx
-          .select()
-          .from(usersTable)
-          .where(and(eq(usersTable.id, challenge.userId), isNull(usersTable.deletedAt)));
+        const user = await users.findActiveById(challenge.userId, tx);
         if (!user) return { outcome: 'invalid' as const };
 
         const throttleKey = `${user.email.toLowerCase()}|${client.ip ?? 'unknown'}`;
