@@ -1,9 +1,9 @@
-// `npm run admin:create -- --email E --password P [--name N]` (see src/modules/users/admin-cli.ts).
+// `npm run admin:create -- --email E --password P [--name N]` (see src/modules/users/users.cli.ts).
 import { loadConfigOrExit } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { resolveDatabase } from '../src/db/resolve.ts';
-import { createOrPromoteAdmin, parseAdminArgs } from '../src/modules/users/admin-cli.ts';
+import { createOrPromoteAdmin, parseAdminArgs } from '../src/modules/users/users.cli.ts';
 
 let args: ReturnType<typeof parseAdminArgs>;
 try {

@@ -14,8 +14,8 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
-import { cdnRoutes } from './lib/cdn.routes.ts';
 import { createRateLimitedError } from './lib/errors.ts';
+import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
 import { apiRoutes } from './routes.ts';

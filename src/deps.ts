@@ -12,12 +12,14 @@ import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createStorage, type Storage } from './lib/storage.ts';
-import { createTokenIssuer } from './lib/tokens.ts';
+import { createAccountService } from './modules/account/account.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createTokenIssuer } from './modules/auth/auth.tokens.ts';
 import { createSessionsService } from './modules/auth/sessions.service.ts';
+import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
@@ -33,7 +35,6 @@ import { createSetsRepository } from './modules/sets/sets.repository.ts';
 import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
-import { createAccountService } from './modules/users/account.service.ts';
 import { createAdminUsersService } from './modules/users/users.admin.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
@@ -73,7 +74,10 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const sessions = createSessionsRepository(db);
   const workspaces = createWorkspacesRepository(db);
   const locations = createLocationsRepository(db);
-  const usersService = createUsersService({ db, sessions });
+  const usersService = createUsersService({
+    db,
+    revokeSessions: (userId, at, tx) => sessions.revokeAllForUser(userId, at, undefined, tx),
+  });
   const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
   const twoFactor = createTwoFactorService({ db, users, secretBox, mailer, loginLimiter });
   const locationsService = createLocationsService({
@@ -83,7 +87,14 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   });
   const services = {
     users: usersService,
-    account: createAccountService({ db, redis, users, sessions, usersService }),
+    account: createAccountService({
+      db,
+      users,
+      sessions,
+      twoFactor: createTwoFactorRepository(db),
+      usersService,
+      reauthLimiter: createFailureLimiter({ prefix: 'reauth', points: 5, durationSeconds: 60, redis }),
+    }),
     sessions: createSessionsService({ sessions }),
     audit: createAuditService(db),
     adminAudit: createAdminAuditService(db),

@@ -1,6 +1,7 @@
 // Every route plugin of the API, mounted under /api by buildApp. Workspace content is mounted
 // twice: for members, and under /admin for admins acting across every workspace.
 import type { FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './modules/account/account.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
@@ -13,7 +14,6 @@ import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { mapsRoutes } from './modules/maps/maps.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
-import { meRoutes } from './modules/users/me.routes.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
 import { adminScope, memberScope } from './modules/workspaces/workspaces.access.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
@@ -21,7 +21,7 @@ import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(invitesRoutes);
-  await app.register(meRoutes);
+  await app.register(accountRoutes);
   await app.register(adminUsersRoutes);
   await app.register(auditRoutes, { prefix: '/admin/audit-logs' });
   await app.register(sessionsRoutes);

@@ -1,7 +1,13 @@
 // Small helpers shared by route plugins.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ClientInfo } from '../modules/auth/auth.service.ts';
+import type { Listed } from './pagination.ts';
+
+/** Who is calling: recorded on sessions and login challenges. */
+export interface ClientInfo {
+  ip: string | undefined;
+  userAgent: string | undefined;
+}
 
 export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip,
@@ -37,3 +43,9 @@ export const nameSchema = z
   .trim()
   .min(1, 'The name field is required.')
   .max(255, 'The name may not be greater than 255 characters.');
+
+/** Sends the items, with X-Total-Count when the list was paged (lib/pagination.ts). */
+export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
+  if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
+  return listed.items;
+}

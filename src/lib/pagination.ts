@@ -1,8 +1,8 @@
 // Optional paging of list endpoints (decisions §5): lists stay plain arrays; with `limit` or
-// `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole list.
+// `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole list
+// (sendList in lib/http.ts). No HTTP here: repositories use this file.
 import { count, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Executor } from '../db/client.ts';
 
@@ -11,16 +11,6 @@ export const MAX_PAGE_SIZE = 1000;
 export const paginationQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   offset: z.coerce.number().int().min(0).optional(),
-});
-
-/** `?workspace_id=` of the workspace-content lists (spec §1.2), with optional paging. */
-export const workspaceListQuerySchema = paginationQuerySchema.extend({
-  workspace_id: z.coerce
-    .number({ error: 'The workspace id must be an integer.' })
-    .int('The workspace id must be an integer.')
-    .positive('The workspace id must be a positive integer.')
-    .max(2_147_483_647, 'The workspace id is too large.')
-    .optional(),
 });
 
 export type PageQuery = z.infer<typeof paginationQuerySchema>;
@@ -42,12 +32,6 @@ export interface Listed<T> {
   items: T[];
   /** Present when the list was paged. */
   total?: number;
-}
-
-/** Sends the items, with X-Total-Count when the list was paged. */
-export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
-  if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
-  return listed.items;
 }
 
 /** A Drizzle `$dynamic()` select: limit/offset change it in place. */

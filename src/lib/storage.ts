@@ -1,5 +1,5 @@
 // Object storage for published files and uploaded images: one interface, two drivers. `local`
-// keeps files under STORAGE_DIR (served by the /cdn route, src/lib/cdn.routes.ts); `s3` talks to
+// keeps files under STORAGE_DIR (served by the /cdn route, src/modules/cdn/cdn.routes.ts); `s3` talks to
 // any S3-compatible store. Both accept the same keys (assertStorageKey), so code that works on
 // one works on the other, and both keep each object's Content-Type and Cache-Control.
 import { randomBytes } from 'node:crypto';

@@ -6,9 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { createUnauthenticatedError } from '../lib/errors.ts';
-import { JWT_ALGORITHM, type TokenClaims } from '../lib/tokens.ts';
 import type { AuditService } from '../modules/audit/audit.service.ts';
 import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
+import { JWT_ALGORITHM, type TokenClaims } from '../modules/auth/auth.tokens.ts';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {

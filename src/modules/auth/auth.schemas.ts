@@ -1,29 +1,13 @@
 // Bodies and responses of register, login, me and logout.
 import { z } from 'zod';
 import { nameSchema } from '../../lib/http.ts';
-import { userPayloadSchema } from '../users/users.schemas.ts';
-
-export const passwordSchema = z
-  .string({ error: 'The password field is required.' })
-  .min(8, 'The password must be at least 8 characters.')
-  .max(255, 'The password may not be greater than 255 characters.');
-
-export const passwordConfirmationSchema = z.string({ error: 'The password confirmation field is required.' });
-
-/** password_confirmation must equal password; the failure is reported on `password`, as usual. */
-export const passwordsMatch: [
-  (body: { password?: string; password_confirmation?: string }) => boolean,
-  { path: string[]; message: string },
-] = [
-  (body) => body.password === undefined || body.password === body.password_confirmation,
-  { path: ['password'], message: 'The password confirmation does not match.' },
-];
-
-export const emailSchema = z
-  .string({ error: 'The email field is required.' })
-  .trim()
-  .max(255, 'The email may not be greater than 255 characters.')
-  .pipe(z.email('The email must be a valid email address.'));
+import {
+  emailSchema,
+  passwordConfirmationSchema,
+  passwordSchema,
+  passwordsMatch,
+  userPayloadSchema,
+} from '../users/users.schemas.ts';
 
 export const registerBodySchema = z
   .object({

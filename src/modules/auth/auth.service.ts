@@ -5,16 +5,18 @@
 import type { Database, Executor } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { createRateLimitedError, createUnauthenticatedError, isUniqueViolation } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/http.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
-import type { IssuedToken, TokenClaims, TokenIssuer } from '../../lib/tokens.ts';
+import { createEmailTakenError } from '../users/users.errors.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { toUserPayload } from '../users/users.schemas.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { WorkspacesRepository } from '../workspaces/workspaces.repository.ts';
-import { createEmailTakenError, createInvalidCredentialsError } from './auth.errors.ts';
+import { createInvalidCredentialsError } from './auth.errors.ts';
 import type { SessionsRepository } from './auth.repository.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
+import type { IssuedToken, TokenClaims, TokenIssuer } from './auth.tokens.ts';
 import type { TwoFactorChallenge, TwoFactorService } from './two-factor.service.ts';
 
 export const TRIAL_DAYS = 14;
@@ -29,11 +31,6 @@ export const newAccountDefaults = (now = new Date()) => ({
 
 /** `last_used_at` is refreshed at most this often, so most requests write nothing. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-export interface ClientInfo {
-  ip: string | undefined;
-  userAgent: string | undefined;
-}
 
 export interface AuthContext {
   user: UserRow;

@@ -13,12 +13,12 @@ import {
   createProviderUnavailableError,
   createRateLimitedError,
 } from '../../lib/errors.ts';
+import type { ClientInfo } from '../../lib/http.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import { escapeHtml, type Mailer } from '../../lib/mail.ts';
 import { createTotpSecret, matchTotp, totpUri } from '../../lib/totp.ts';
 import type { NewUser, UsersRepository } from '../users/users.repository.ts';
 import { type UserRow, usersTable } from '../users/users.table.ts';
-import type { ClientInfo } from './auth.service.ts';
 import { loginChallengesTable, recoveryCodesTable, type TwoFactorMethod } from './auth.table.ts';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;

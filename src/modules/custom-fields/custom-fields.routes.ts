@@ -1,10 +1,12 @@
 // /custom-field-definitions (members of the workspace) and its admin mount (role admin, every
 // workspace). `/reorder` is a static path, so the router never hands it to `/:id`.
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { sendList, toPage, workspaceListQuerySchema } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { toPage } from '../../lib/pagination.ts';
 import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { workspaceListQuerySchema } from '../workspaces/workspaces.schemas.ts';
 import {
   createCustomFieldBodySchema,
   customFieldSchema,

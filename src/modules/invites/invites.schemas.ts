@@ -6,7 +6,7 @@ import {
   passwordConfirmationSchema,
   passwordSchema,
   passwordsMatch,
-} from '../auth/auth.schemas.ts';
+} from '../users/users.schemas.ts';
 import type { InviteRow } from './invites.repository.ts';
 
 export const inviteBodySchema = z.object({

@@ -2,8 +2,8 @@
 // Images and CSV import have their own route files in this folder.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { sendList, toPage } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { toPage } from '../../lib/pagination.ts';
 import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
 import {
   createLocationBodySchema,

@@ -2,8 +2,8 @@
 // /admin mount. Create and update answer validation failures with 400 (spec §4, §7).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { sendList, toPage } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { toPage } from '../../lib/pagination.ts';
 import { memberActor } from '../workspaces/workspaces.access.ts';
 import { createMapBodySchema, listMapsQuerySchema, mapSchema, updateMapBodySchema } from './maps.schemas.ts';
 

@@ -2,7 +2,7 @@
 // area acts across every workspace (decisions §5, §8). Deleting a set removes its links only.
 import type { Database } from '../../db/client.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
-import type { CreateNamedBody } from '../workspaces/named-resource.routes.ts';
+import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createSetNotFoundError } from './sets.errors.ts';
 import type { SetsRepository } from './sets.repository.ts';

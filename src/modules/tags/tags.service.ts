@@ -4,7 +4,7 @@
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
-import type { CreateNamedBody } from '../workspaces/named-resource.routes.ts';
+import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createTagNameTakenError, createTagNotFoundError } from './tags.errors.ts';
 import type { TagsRepository } from './tags.repository.ts';

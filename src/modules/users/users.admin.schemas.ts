@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { nameSchema } from '../../lib/http.ts';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { emailSchema } from '../auth/auth.schemas.ts';
-import { toUserPayload, userPayloadSchema } from './users.schemas.ts';
+import { emailSchema, toUserPayload, userPayloadSchema } from './users.schemas.ts';
 import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from './users.table.ts';
 
 /** The user payload of spec §2 plus `deleted_at`, so a list with `include_deleted` tells them apart. */

@@ -3,22 +3,19 @@
 // rule of its own: the service never loses its last admin, by demotion or by deletion.
 import { and, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { createConflictError, createNotFoundError, isUniqueViolation } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../lib/errors.ts';
 import { countWhere, fetchPage, type Listed, type Page } from '../../lib/pagination.ts';
-import { createEmailTakenError } from '../auth/auth.errors.ts';
 import {
   type AdminUserPayload,
   type AdminUsersQuery,
   toAdminUserPayload,
   type UpdateUserBody,
 } from './users.admin.schemas.ts';
+import { createEmailTakenError, createLastAdminError, createUserNotFoundError } from './users.errors.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
 import type { UsersService } from './users.service.ts';
 import { usersTable } from './users.table.ts';
 
-export const createUserNotFoundError = () => createNotFoundError('User not found.');
-export const createLastAdminError = (action: 'demoted' | 'deleted') =>
-  createConflictError(`The last admin cannot be ${action}.`);
 /** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 

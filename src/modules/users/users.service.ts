@@ -1,10 +1,15 @@
 // Rules about user rows that more than one route needs (DELETE /me, DELETE /users/{id}).
 import { eq } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
-import type { SessionsRepository } from '../auth/auth.repository.ts';
 import { usersTable } from './users.table.ts';
 
-export function createUsersService({ db, sessions }: { db: Database; sessions: SessionsRepository }) {
+interface UsersServiceDeps {
+  db: Database;
+  /** Revokes every live session of the user (the auth module owns sessions). */
+  revokeSessions: (userId: number, at: Date, tx: Transaction) => Promise<unknown>;
+}
+
+export function createUsersService({ db, revokeSessions }: UsersServiceDeps) {
   return {
     /**
      * Soft delete (decisions §3): the row stays (audit and billing history point at it), every
@@ -15,7 +20,7 @@ export function createUsersService({ db, sessions }: { db: Database; sessions: S
       const work = async (tx: Transaction) => {
         const now = new Date();
         await tx.update(usersTable).set({ deletedAt: now }).where(eq(usersTable.id, userId));
-        await sessions.revokeAllForUser(userId, now, undefined, tx);
+        await revokeSessions(userId, now, tx);
       };
       await (outer ? work(outer) : db.transaction(work));
     },

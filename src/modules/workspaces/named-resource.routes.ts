@@ -1,17 +1,19 @@
 // The five routes of a named resource inside a workspace (sets, tags): list, show, create
 // `{name, workspace_id}`, rename `{name}`, delete. One plugin factory, so the two resources
 // cannot drift apart; each module supplies its output schema, service and wording.
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Deps } from '../../deps.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { toPage } from '../../lib/pagination.ts';
 import {
-  bearerSecurity,
-  bodyIdSchema,
-  errorResponseSchema,
-  idParamsSchema,
-  nameSchema,
-} from '../../lib/http.ts';
-import { type Listed, type Page, sendList, toPage, workspaceListQuerySchema } from '../../lib/pagination.ts';
-import { type Actor, guardScope, type RouteScope } from './workspaces.access.ts';
+  createNamedBodySchema,
+  type NamedResourceService,
+  renameBodySchema,
+} from './named-resource.schemas.ts';
+import { guardScope, type RouteScope } from './workspaces.access.ts';
+import { workspaceListQuerySchema } from './workspaces.schemas.ts';
 
 const errors = {
   401: errorResponseSchema,
@@ -20,28 +22,12 @@ const errors = {
   422: errorResponseSchema,
 };
 
-export const createNamedBodySchema = z.object({
-  name: nameSchema,
-  workspace_id: bodyIdSchema('workspace id'),
-});
-export type CreateNamedBody = z.infer<typeof createNamedBodySchema>;
-
-export const renameBodySchema = z.object({ name: nameSchema });
-
-export interface NamedResourceService {
-  list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<unknown>>;
-  get(actor: Actor, id: number): Promise<unknown>;
-  create(actor: Actor, body: CreateNamedBody): Promise<unknown>;
-  rename(actor: Actor, id: number, name: string): Promise<unknown>;
-  delete(actor: Actor, id: number): Promise<void>;
-}
-
 export interface NamedResource {
   /** Plural, lower case: the OpenAPI tag ("sets"). */
   plural: string;
   /** The output of one resource. */
   schema: z.ZodType;
-  service: (services: import('../../deps.ts').Deps['services']) => NamedResourceService;
+  service: (services: Deps['services']) => NamedResourceService;
   summaries: { list: string; get: string; create: string; rename: string; delete: string };
 }
 

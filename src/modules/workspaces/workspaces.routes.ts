@@ -1,8 +1,8 @@
 // /workspaces (members, behind `subscription_tier:free`) and /admin/workspaces (role admin).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { paginationQuerySchema, sendList, toPage } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { paginationQuerySchema, toPage } from '../../lib/pagination.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { requireTier } from '../../plugins/guards.ts';
 import { guardScope, type RouteScope } from './workspaces.access.ts';

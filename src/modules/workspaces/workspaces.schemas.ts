@@ -1,6 +1,7 @@
 // Request and response shapes of /workspaces and /admin/workspaces.
 import { z } from 'zod';
 import { nameSchema } from '../../lib/http.ts';
+import { paginationQuerySchema } from '../../lib/pagination.ts';
 import type { WorkspaceRow } from './workspaces.table.ts';
 
 export const workspaceBodySchema = z.object({ name: nameSchema });
@@ -20,4 +21,14 @@ export const toWorkspacePayload = (row: WorkspaceRow) => ({
   name: row.name,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
+});
+
+/** `?workspace_id=` of the workspace-content lists (spec §1.2), with optional paging. */
+export const workspaceListQuerySchema = paginationQuerySchema.extend({
+  workspace_id: z.coerce
+    .number({ error: 'The workspace id must be an integer.' })
+    .int('The workspace id must be an integer.')
+    .positive('The workspace id must be a positive integer.')
+    .max(2_147_483_647, 'The workspace id is too large.')
+    .optional(),
 });

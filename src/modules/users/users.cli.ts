@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { hashPassword } from '../../lib/crypto.ts';
-import { emailSchema, passwordSchema } from '../auth/auth.schemas.ts';
 import { createUsersRepository } from './users.repository.ts';
+import { emailSchema, passwordSchema } from './users.schemas.ts';
 
 const argsSchema = z.object({
   email: emailSchema,

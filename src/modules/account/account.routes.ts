@@ -2,12 +2,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerSecurity, errorResponseSchema } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
+import { toUserPayload, userPayloadSchema } from '../users/users.schemas.ts';
 import { accountDeletedSchema, deleteMeBodySchema, updateMeBodySchema } from './account.schemas.ts';
-import { toUserPayload, userPayloadSchema } from './users.schemas.ts';
 
 const errors = { 401: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
 
-export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { account } = app.deps.services;
   app.addHook('onRequest', app.authenticate);
 

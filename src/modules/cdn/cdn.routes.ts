@@ -3,8 +3,8 @@
 // them (decisions §6). Mounted by buildApp only when STORAGE_DRIVER is `local`; HEAD works too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createNotFoundError } from './errors.ts';
-import { isValidStorageKey } from './storage.ts';
+import { createNotFoundError } from '../../lib/errors.ts';
+import { isValidStorageKey } from '../../lib/storage.ts';
 
 export const cdnRoutes: FastifyPluginAsyncZod = async (app) => {
   const { storage } = app.deps;

@@ -6,7 +6,7 @@ import {
   passwordConfirmationSchema,
   passwordSchema,
   passwordsMatch,
-} from '../auth/auth.schemas.ts';
+} from '../users/users.schemas.ts';
 
 export const updateMeBodySchema = z
   .object({

@@ -2,39 +2,37 @@
 // Changing the email or the password, and deleting the account, take the password again;
 // those checks are throttled per user like logins (5 failures a minute -> 429), so a stolen
 // token is not a way to guess the password.
-
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
 import type { Database } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { createFieldError, createRateLimitedError, isUniqueViolation } from '../../lib/errors.ts';
-import { createFailureLimiter } from '../../lib/limiter.ts';
-import { createEmailTakenError } from '../auth/auth.errors.ts';
+import { createRateLimitedError, isUniqueViolation } from '../../lib/errors.ts';
+import type { FailureLimiter } from '../../lib/limiter.ts';
 import type { SessionsRepository } from '../auth/auth.repository.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
-import { loginChallengesTable } from '../auth/auth.table.ts';
+import type { TwoFactorRepository } from '../auth/two-factor.repository.ts';
+import { createEmailTakenError } from '../users/users.errors.ts';
+import type { NewUser, UsersRepository } from '../users/users.repository.ts';
+import { toUserPayload, type UserPayload } from '../users/users.schemas.ts';
+import type { UsersService } from '../users/users.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import {
+  createCurrentPasswordIncorrectError,
+  createCurrentPasswordRequiredError,
+  createPasswordIncorrectError,
+} from './account.errors.ts';
 import type { DeleteMeBody, UpdateMeBody } from './account.schemas.ts';
-import type { NewUser, UsersRepository } from './users.repository.ts';
-import { toUserPayload, type UserPayload } from './users.schemas.ts';
-import type { UsersService } from './users.service.ts';
-import type { UserRow } from './users.table.ts';
-
-export const createCurrentPasswordRequiredError = () =>
-  createFieldError('current_password', 'The current password is required to change the email or password.');
-export const createCurrentPasswordIncorrectError = () =>
-  createFieldError('current_password', 'The current password is incorrect.');
-export const createPasswordIncorrectError = () => createFieldError('password', 'The password is incorrect.');
 
 interface AccountServiceDeps {
   db: Database;
-  redis: Redis | undefined;
   users: UsersRepository;
   sessions: SessionsRepository;
+  twoFactor: TwoFactorRepository;
   usersService: UsersService;
+  /** Wrong passwords of signed-in users, counted per user (5 a minute). */
+  reauthLimiter: FailureLimiter;
 }
 
-export function createAccountService({ db, redis, users, sessions, usersService }: AccountServiceDeps) {
-  const limiter = createFailureLimiter({ prefix: 'reauth', points: 5, durationSeconds: 60, redis });
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db, users, sessions, twoFactor, usersService, reauthLimiter: limiter } = deps;
 
   /** Throws `wrong()` unless `password` is the user's; throttled per user. */
   async function confirmPassword(user: UserRow, password: string, wrong: () => Error): Promise<void> {
@@ -78,9 +76,7 @@ export function createAccountService({ db, redis, users, sessions, usersService 
           if (newPassword !== undefined) {
             await sessions.revokeAllForUser(user.id, new Date(), session.id, tx);
             // A login half-way through its second factor was started with the old password.
-            await tx
-              .delete(loginChallengesTable)
-              .where(and(eq(loginChallengesTable.userId, user.id), isNull(loginChallengesTable.consumedAt)));
+            await twoFactor.deleteOpenChallenges(user.id, tx);
           }
           return toUserPayload(updated!);
         });

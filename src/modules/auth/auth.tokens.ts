@@ -3,8 +3,8 @@
 // verification is @fastify/jwt in the auth plugin, configured from the same settings.
 import { randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
-import type { Config } from '../config.ts';
-import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../modules/users/users.table.ts';
+import type { Config } from '../../config.ts';
+import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../users/users.table.ts';
 
 export interface TokenClaims {
   iss: string;

@@ -1,0 +1,22 @@
+// Bodies of the named resources inside a workspace (sets, tags) and the service shape their
+// shared route factory (named-resource.routes.ts) calls. Services import these, never the routes.
+import { z } from 'zod';
+import { bodyIdSchema, nameSchema } from '../../lib/http.ts';
+import type { Listed, Page } from '../../lib/pagination.ts';
+import type { Actor } from './workspaces.access.ts';
+
+export const createNamedBodySchema = z.object({
+  name: nameSchema,
+  workspace_id: bodyIdSchema('workspace id'),
+});
+export type CreateNamedBody = z.infer<typeof createNamedBodySchema>;
+
+export const renameBodySchema = z.object({ name: nameSchema });
+
+export interface NamedResourceService {
+  list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<unknown>>;
+  get(actor: Actor, id: number): Promise<unknown>;
+  create(actor: Actor, body: CreateNamedBody): Promise<unknown>;
+  rename(actor: Actor, id: number, name: string): Promise<unknown>;
+  delete(actor: Actor, id: number): Promise<void>;
+}
