@@ -15,8 +15,8 @@ import { mapsRoutes } from './modules/maps/maps.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
-import { adminScope, memberScope } from './modules/workspaces/workspaces.access.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
+import { adminScope, memberScope } from './plugins/scope.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);

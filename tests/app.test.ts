@@ -1,8 +1,9 @@
 // The app's frame: health, docs, error bodies of decisions §2, request ids, CORS and logs.
+
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idParamsSchema } from '../src/lib/http.ts';
 import { createLogger } from '../src/lib/logger.ts';
+import { idParamsSchema } from '../src/lib/schemas.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 

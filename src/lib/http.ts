@@ -1,6 +1,6 @@
-// Small helpers shared by route plugins.
+// Small helpers shared by route plugins: who is calling, and how a list is sent. Zod field
+// schemas live in lib/schemas.ts, which stays free of Fastify for the data layer's sake.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Listed } from './pagination.ts';
 
 /** Who is calling: recorded on sessions and login challenges. */
@@ -13,36 +13,6 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'],
 });
-
-/** A PostgreSQL integer id from a path or query string. */
-export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
-
-export const idParamsSchema = z.object({ id: idSchema });
-
-/** OpenAPI security requirement of AUTH routes (the bearerAuth scheme declared in app.ts). */
-export const bearerSecurity = [{ bearerAuth: [] }];
-
-/** Bodies of error responses, for the OpenAPI document (decisions §2). */
-export const errorResponseSchema = z.object({
-  message: z.string(),
-  code: z.string(),
-  errors: z.record(z.string(), z.array(z.string())).optional(),
-});
-
-/** An integer id in a JSON body, with the field named in the message. */
-export const bodyIdSchema = (field: string) =>
-  z
-    .number({ error: `The ${field} field is required.` })
-    .int(`The ${field} must be an integer.`)
-    .positive(`The ${field} must be a positive integer.`)
-    .max(2_147_483_647, `The ${field} is too large.`);
-
-/** A name (of a user, workspace, set, tag): trimmed, 1-255 characters. */
-export const nameSchema = z
-  .string({ error: 'The name field is required.' })
-  .trim()
-  .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.');
 
 /** Sends the items, with X-Total-Count when the list was paged (lib/pagination.ts). */
 export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {

@@ -1,6 +1,8 @@
 // The signed-in user's own account: GET /me, PUT /me, DELETE /me.
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bearerSecurity, errorResponseSchema } from '../../lib/http.ts';
+import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+
 import { requireAuth } from '../../plugins/auth.ts';
 import { toUserPayload, userPayloadSchema } from '../users/users.schemas.ts';
 import { accountDeletedSchema, deleteMeBodySchema, updateMeBodySchema } from './account.schemas.ts';

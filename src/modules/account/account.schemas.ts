@@ -1,6 +1,8 @@
 // Bodies of PUT /me and DELETE /me (spec §4, decisions §3). Field rules are register's.
+
 import { z } from 'zod';
-import { nameSchema } from '../../lib/http.ts';
+import { nameSchema } from '../../lib/schemas.ts';
+
 import {
   emailSchema,
   passwordConfirmationSchema,

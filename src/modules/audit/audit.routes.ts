@@ -1,7 +1,9 @@
 // GET /admin/audit-logs: what the `audit` check recorded, for admins (decisions §4 and §8).
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
+import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
 
 import { requireRole } from '../../plugins/guards.ts';
 import { auditLogSchema, auditLogsQuerySchema } from './audit.schemas.ts';

@@ -1,7 +1,9 @@
 // POST /register, POST /login, POST /login/2fa, POST /logout.
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, clientInfo, errorResponseSchema } from '../../lib/http.ts';
+import { clientInfo } from '../../lib/http.ts';
+import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
   loginBodySchema,

@@ -1,6 +1,8 @@
 // Bodies and responses of register, login, me and logout.
+
 import { z } from 'zod';
-import { nameSchema } from '../../lib/http.ts';
+import { nameSchema } from '../../lib/schemas.ts';
+
 import {
   emailSchema,
   passwordConfirmationSchema,

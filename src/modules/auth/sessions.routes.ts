@@ -1,7 +1,9 @@
 // GET /me/sessions, DELETE /me/sessions (every other session), DELETE /me/sessions/{id}.
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+
 import { requireAuth } from '../../plugins/auth.ts';
 import { revokedCountSchema, sessionSchema } from './sessions.schemas.ts';
 

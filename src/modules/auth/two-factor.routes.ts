@@ -1,7 +1,9 @@
 // /me/2fa/*: TOTP enrolment, email codes and recovery codes of the signed-in user (decisions §4).
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema } from '../../lib/http.ts';
+import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+
 import { requireAuth } from '../../plugins/auth.ts';
 import { totpConfirmBodySchema } from './auth.schemas.ts';
 

@@ -3,9 +3,10 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { workspaceListQuerySchema } from '../workspaces/workspaces.schemas.ts';
 import {
   createCustomFieldBodySchema,

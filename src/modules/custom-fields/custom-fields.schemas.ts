@@ -1,6 +1,8 @@
 // Request and response shapes of /custom-field-definitions and its admin mount.
+
 import { z } from 'zod';
-import { bodyIdSchema } from '../../lib/http.ts';
+import { bodyIdSchema } from '../../lib/schemas.ts';
+
 import {
   type CustomFieldDefinitionRow,
   type CustomFieldType,

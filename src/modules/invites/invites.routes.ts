@@ -1,6 +1,8 @@
 // POST /invite/send (role admin), GET and POST /register/{token} (public).
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bearerSecurity, clientInfo, errorResponseSchema } from '../../lib/http.ts';
+import { clientInfo } from '../../lib/http.ts';
+import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { requireRole } from '../../plugins/guards.ts';
 import { tokenResponseSchema } from '../auth/auth.schemas.ts';

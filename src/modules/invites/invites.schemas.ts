@@ -1,6 +1,8 @@
 // Bodies and responses of POST /invite/send and GET/POST /register/{token}.
+
 import { z } from 'zod';
-import { bodyIdSchema, nameSchema } from '../../lib/http.ts';
+import { bodyIdSchema, nameSchema } from '../../lib/schemas.ts';
+
 import {
   emailSchema,
   passwordConfirmationSchema,

@@ -12,7 +12,7 @@ import { type AuthService, newAccountDefaults } from '../auth/auth.service.ts';
 import { createEmailTakenError } from '../users/users.errors.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { createWorkspaceNotFoundError } from '../workspaces/workspaces.access.ts';
+import { createWorkspaceNotFoundError } from '../workspaces/workspaces.errors.ts';
 import {
   createEmailHasAccountError,
   createInviteMailFailedError,

@@ -1,11 +1,13 @@
 // POST /locations/{id}/image (multipart, file field `image`) and DELETE /locations/{id}/image,
 // for members and, under /admin, for admins. The rules live in locations.image.service.ts.
+
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, createFieldError } from '../../lib/errors.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/http.ts';
-import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+
+import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { createImageTooLargeError, IMAGE_MAX_BYTES } from './locations.image.service.ts';
 import { locationSchema } from './locations.schemas.ts';
 

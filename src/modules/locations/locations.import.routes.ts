@@ -1,6 +1,7 @@
 // POST /locations/import: multipart with fields `file` (the CSV) and `workspace_id`. The file
 // is spooled to a temporary file first, so the fields may come in any order and an upload
 // over the 50 MB limit is refused (413) before the database is touched.
+
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
-import { bearerSecurity, errorResponseSchema, idSchema } from '../../lib/http.ts';
-import { assertWorkspaceAccess, guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { bearerSecurity, errorResponseSchema, idSchema } from '../../lib/schemas.ts';
+
+import { guardScope, type RouteScope } from '../../plugins/scope.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { CSV_MAX_BYTES } from './locations.import.ts';
 
 const importResultSchema = z.object({

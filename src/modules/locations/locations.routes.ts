@@ -1,10 +1,12 @@
 // /locations (members of the workspace) and /admin/locations (role admin): CRUD and listing.
 // Images and CSV import have their own route files in this folder.
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { guardScope, type RouteScope } from '../workspaces/workspaces.access.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import {
   createLocationBodySchema,
   listLocationsQuerySchema,

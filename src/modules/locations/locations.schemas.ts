@@ -1,7 +1,8 @@
 // Request and response shapes of /locations (decisions §5).
+
 import { z } from 'zod';
-import { bodyIdSchema, idSchema } from '../../lib/http.ts';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
+import { bodyIdSchema, idSchema } from '../../lib/schemas.ts';
 
 /** An optional text field: trimmed, '' stored as null. */
 const optionalText = (field: string, max: number) =>

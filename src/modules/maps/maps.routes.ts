@@ -1,10 +1,12 @@
 // /maps: member routes only. Maps are owner-scoped, not workspace-scoped, so there is no
 // /admin mount. Create and update answer validation failures with 400 (spec §4, §7).
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { memberActor } from '../workspaces/workspaces.access.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { memberActor } from '../../plugins/scope.ts';
 import { createMapBodySchema, listMapsQuerySchema, mapSchema, updateMapBodySchema } from './maps.schemas.ts';
 
 const errors = {

@@ -1,8 +1,10 @@
 // GET /users, GET/PUT/DELETE /users/{id}: user management for admins (spec §4 Admin, decisions §8).
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
 import { requireRole } from '../../plugins/guards.ts';
 import {
   adminUserPayloadSchema,

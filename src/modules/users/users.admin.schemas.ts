@@ -1,7 +1,8 @@
 // Request and response shapes of the admin user routes (GET /users, GET/PUT/DELETE /users/{id}).
+
 import { z } from 'zod';
-import { nameSchema } from '../../lib/http.ts';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
+import { nameSchema } from '../../lib/schemas.ts';
 import { emailSchema, toUserPayload, userPayloadSchema } from './users.schemas.ts';
 import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from './users.table.ts';
 

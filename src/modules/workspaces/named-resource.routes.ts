@@ -5,14 +5,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import {
   createNamedBodySchema,
   type NamedResourceService,
   renameBodySchema,
 } from './named-resource.schemas.ts';
-import { guardScope, type RouteScope } from './workspaces.access.ts';
 import { workspaceListQuerySchema } from './workspaces.schemas.ts';
 
 const errors = {

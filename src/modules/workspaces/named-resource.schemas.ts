@@ -1,8 +1,9 @@
 // Bodies of the named resources inside a workspace (sets, tags) and the service shape their
 // shared route factory (named-resource.routes.ts) calls. Services import these, never the routes.
+
 import { z } from 'zod';
-import { bodyIdSchema, nameSchema } from '../../lib/http.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import { bodyIdSchema, nameSchema } from '../../lib/schemas.ts';
 import type { Actor } from './workspaces.access.ts';
 
 export const createNamedBodySchema = z.object({

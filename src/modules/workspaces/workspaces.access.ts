@@ -1,13 +1,12 @@
 // Who may see what inside workspaces (decisions §5). Membership decides access to everything a
 // workspace holds; anything outside answers 404, exactly like a missing id (decisions §2).
 // Every workspace-scoped query filters through `accessibleWorkspace`, so the rule lives here.
+// Data access only: how routes are mounted for members and admins is src/plugins/scope.ts.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Executor } from '../../db/client.ts';
-import { createForbiddenError, createNotFoundError } from '../../lib/errors.ts';
-import { requireAuth } from '../../plugins/auth.ts';
-import { requireRole } from '../../plugins/guards.ts';
+import { createForbiddenError } from '../../lib/errors.ts';
+import { createWorkspaceNotFoundError } from './workspaces.errors.ts';
 import { type MemberRole, workspaceMembersTable, workspacesTable } from './workspaces.table.ts';
 
 /** The user a request acts for, and whether it acts across every workspace (the /admin routes). */
@@ -15,17 +14,6 @@ export interface Actor {
   userId: number;
   allWorkspaces: boolean;
 }
-
-export const memberActor = (request: FastifyRequest): Actor => ({
-  userId: requireAuth(request).user.id,
-  allWorkspaces: false,
-});
-
-/** Admin routes: role admin was checked by the route's guard. */
-export const adminActor = (request: FastifyRequest): Actor => ({
-  userId: requireAuth(request).user.id,
-  allWorkspaces: true,
-});
 
 /** A condition that `column` (a workspace id) names a workspace the actor may reach. */
 export function accessibleWorkspace(column: AnyPgColumn | SQL, actor: Actor): SQL {
@@ -43,8 +31,6 @@ export function listedWorkspace(column: AnyPgColumn, actor: Actor, workspaceId: 
     workspaceId === undefined ? undefined : eq(column, workspaceId),
   )!;
 }
-
-export const createWorkspaceNotFoundError = () => createNotFoundError('Workspace not found.');
 
 /** The actor's role in the workspace; undefined when they are not a member. */
 export async function memberRole(
@@ -83,39 +69,4 @@ export async function assertWorkspaceAccess(
   if (options.owner && role !== 'owner') {
     throw createForbiddenError('Only an owner of the workspace may do this.');
   }
-}
-
-/**
- * How a route plugin is mounted: the member routes (/sets, /tags, ...) and the admin routes
- * (/admin/sets, ...) are the same plugin with a different actor and guard, so the admin area
- * cannot drift from what members see.
- */
-export interface RouteScope {
-  admin: boolean;
-  actor: (request: FastifyRequest) => Actor;
-  /** The admin role guard, run at preValidation (after `authenticate`): a 403 comes before any 422. */
-  guards: preHandlerAsyncHookHandler[];
-  /** OpenAPI tag prefix. */
-  tag: string;
-}
-
-export const memberScope: RouteScope = { admin: false, actor: memberActor, guards: [], tag: '' };
-export const adminScope: RouteScope = {
-  admin: true,
-  actor: adminActor,
-  guards: [requireRole('admin')],
-  tag: 'admin ',
-};
-
-/**
- * The hooks every scoped route plugin starts with: the token checks, then the scope's guards
- * before validation, so a 403 comes before any 422.
- */
-export function guardScope(
-  app: FastifyInstance,
-  scope: RouteScope,
-  extra: preHandlerAsyncHookHandler[] = [],
-) {
-  app.addHook('onRequest', app.authenticate);
-  for (const guard of [...scope.guards, ...extra]) app.addHook('preValidation', guard);
 }

@@ -1,11 +1,13 @@
 // /workspaces (members, behind `subscription_tier:free`) and /admin/workspaces (role admin).
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema, sendList } from '../../lib/http.ts';
+import { sendList } from '../../lib/http.ts';
 import { paginationQuerySchema, toPage } from '../../lib/pagination.ts';
+import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { requireTier } from '../../plugins/guards.ts';
-import { guardScope, type RouteScope } from './workspaces.access.ts';
+import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { workspaceBodySchema, workspaceDetailSchema, workspaceSchema } from './workspaces.schemas.ts';
 
 const errors = {

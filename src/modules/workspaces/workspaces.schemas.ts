@@ -1,7 +1,8 @@
 // Request and response shapes of /workspaces and /admin/workspaces.
+
 import { z } from 'zod';
-import { nameSchema } from '../../lib/http.ts';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
+import { nameSchema } from '../../lib/schemas.ts';
 import type { WorkspaceRow } from './workspaces.table.ts';
 
 export const workspaceBodySchema = z.object({ name: nameSchema });

@@ -8,12 +8,8 @@ import { countWhere, fetchPage, type Listed, type Page } from '../../lib/paginat
 import { findersTable } from '../finders/finders.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
 import { type UserRow, usersTable } from '../users/users.table.ts';
-import {
-  type Actor,
-  accessibleWorkspace,
-  assertWorkspaceAccess,
-  createWorkspaceNotFoundError,
-} from './workspaces.access.ts';
+import { type Actor, accessibleWorkspace, assertWorkspaceAccess } from './workspaces.access.ts';
+import { createWorkspaceNotFoundError } from './workspaces.errors.ts';
 import type { WorkspacesRepository } from './workspaces.repository.ts';
 import { toWorkspacePayload } from './workspaces.schemas.ts';
 import { type WorkspaceRow, workspaceMembersTable, workspacesTable } from './workspaces.table.ts';

@@ -1,0 +1,33 @@
+// Zod schemas of fields that many modules share (ids, names, error bodies), and the OpenAPI
+// security requirement of AUTH routes. No Fastify here: schemas files of every layer use it.
+import { z } from 'zod';
+
+/** A PostgreSQL integer id from a path or query string. */
+export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
+
+export const idParamsSchema = z.object({ id: idSchema });
+
+/** OpenAPI security requirement of AUTH routes (the bearerAuth scheme declared in app.ts). */
+export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** Bodies of error responses, for the OpenAPI document (decisions §2). */
+export const errorResponseSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+/** An integer id in a JSON body, with the field named in the message. */
+export const bodyIdSchema = (field: string) =>
+  z
+    .number({ error: `The ${field} field is required.` })
+    .int(`The ${field} must be an integer.`)
+    .positive(`The ${field} must be a positive integer.`)
+    .max(2_147_483_647, `The ${field} is too large.`);
+
+/** A name (of a user, workspace, set, tag): trimmed, 1-255 characters. */
+export const nameSchema = z
+  .string({ error: 'The name field is required.' })
+  .trim()
+  .min(1, 'The name field is required.')
+  .max(255, 'The name may not be greater than 255 characters.');
