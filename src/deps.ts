@@ -14,7 +14,9 @@ import { createMailer, type Mailer } from './lib/mail.ts';
 import { createStorage, type Storage } from './lib/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
+import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
+import { createMaintenanceJobs } from './modules/auth/auth.jobs.ts';
 import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/auth.tokens.ts';
@@ -23,6 +25,7 @@ import { createTwoFactorRepository } from './modules/auth/two-factor.repository.
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
+import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
 import { createLocationImageService } from './modules/locations/locations.image.service.ts';
@@ -76,13 +79,25 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const locations = createLocationsRepository(db);
   const usersService = createUsersService({
     db,
+    users,
     revokeSessions: (userId, at, tx) => sessions.revokeAllForUser(userId, at, undefined, tx),
   });
+  const twoFactorCodes = createTwoFactorRepository(db);
+  const invites = createInvitesRepository(db);
+  const auditLog = createAuditRepository(db);
   const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
-  const twoFactor = createTwoFactorService({ db, users, secretBox, mailer, loginLimiter });
+  const twoFactor = createTwoFactorService({
+    db,
+    users,
+    codes: twoFactorCodes,
+    secretBox,
+    mailer,
+    loginLimiter,
+  });
   const locationsService = createLocationsService({
     db,
     locations,
+    finders: createFindersRepository(db),
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   const services = {
@@ -91,13 +106,13 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       db,
       users,
       sessions,
-      twoFactor: createTwoFactorRepository(db),
+      twoFactor: twoFactorCodes,
       usersService,
       reauthLimiter: createFailureLimiter({ prefix: 'reauth', points: 5, durationSeconds: 60, redis }),
     }),
     sessions: createSessionsService({ sessions }),
-    audit: createAuditService(db),
-    adminAudit: createAdminAuditService(db),
+    audit: createAuditService(auditLog),
+    adminAudit: createAdminAuditService(auditLog),
     adminUsers: createAdminUsersService({ db, users, accounts: usersService }),
     auth: createAuthService({
       db,
@@ -109,6 +124,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       twoFactor,
     }),
     twoFactor,
+    maintenance: createMaintenanceJobs({ sessions, codes: twoFactorCodes, invites }),
     workspaces: createWorkspacesService({
       db,
       workspaces,
@@ -119,7 +135,12 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
     maps: createMapsService({ db, maps: createMapsRepository(db) }),
     locations: locationsService,
-    locationImages: createLocationImageService({ db, storage, logger, locations: locationsService }),
+    locationImages: createLocationImageService({
+      repository: locations,
+      storage,
+      logger,
+      locations: locationsService,
+    }),
     locationImport: createLocationImporter({ db, locations }),
   };
   return {
@@ -127,7 +148,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     // Registration through an invite issues its token through the auth service built above.
     invites: createInvitesService({
       db,
-      invites: createInvitesRepository(db),
+      invites,
       users,
       auth: services.auth,
       mailer,

@@ -4,7 +4,6 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/lib/crypto.ts';
-import { purgeExpired } from '../src/modules/auth/auth.jobs.ts';
 import { type UserRow, usersTable } from '../src/modules/users/users.table.ts';
 import {
   invitesTable,
@@ -331,7 +330,7 @@ describe('GET and POST /api/register/{token}', () => {
     expect(res.statusCode).toBe(404);
     expect(await counts()).toEqual(before);
 
-    const purged = await purgeExpired(ctx.deps.db);
+    const purged = await ctx.deps.services.maintenance.purgeExpired();
     expect(purged.invites).toBeGreaterThanOrEqual(1);
     expect(await invitesFor(email)).toEqual([]);
   });

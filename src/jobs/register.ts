@@ -1,13 +1,12 @@
 // The worker's side of the job registry: one handler per job name. Handlers re-parse their
 // payload (a job may outlive a code change) and are safe to run twice.
 import type { Deps } from '../deps.ts';
-import { purgeExpired } from '../modules/auth/auth.jobs.ts';
 import { type JobName, type JobPayload, jobSchedules, jobSchemas } from './jobs.ts';
 
 type Handler<N extends JobName> = (payload: JobPayload<N>, deps: Deps) => Promise<unknown>;
 
 export const jobHandlers: { [N in JobName]: Handler<N> } = {
-  'maintenance.purge-expired': async (_payload, deps) => purgeExpired(deps.db),
+  'maintenance.purge-expired': async (_payload, deps) => deps.services.maintenance.purgeExpired(),
 };
 
 /** Runs one job through its handler, exactly as the worker does (tests call this too). */

@@ -1,7 +1,7 @@
 // Query and output of GET /admin/audit-logs (decisions §4 and §8).
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
-import type { auditLogsTable } from './audit.table.ts';
+import type { AuditLogRow } from './audit.table.ts';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 100;
 
@@ -74,7 +74,7 @@ export const auditLogSchema = z.object({
 });
 export type AuditLogPayload = z.infer<typeof auditLogSchema>;
 
-export const toAuditLogPayload = (row: typeof auditLogsTable.$inferSelect): AuditLogPayload => ({
+export const toAuditLogPayload = (row: AuditLogRow): AuditLogPayload => ({
   id: row.id,
   user_id: row.userId,
   method: row.method,

@@ -1,6 +1,5 @@
-// The `audit` check: records who changed what. Reading the log is the admin module's job.
-import type { Executor } from '../../db/client.ts';
-import { auditLogsTable } from './audit.table.ts';
+// The `audit` check: records who changed what. Reading the log is audit.admin.service.ts.
+import type { AuditRepository } from './audit.repository.ts';
 
 export interface AuditEntry {
   userId: number | null;
@@ -13,10 +12,10 @@ export interface AuditEntry {
   requestId: string;
 }
 
-export function createAuditService(db: Executor) {
+export function createAuditService(audit: AuditRepository) {
   return {
     async record(entry: AuditEntry): Promise<void> {
-      await db.insert(auditLogsTable).values({
+      await audit.insert({
         ...entry,
         path: entry.path.slice(0, 2048),
         ip: entry.ip ?? null,

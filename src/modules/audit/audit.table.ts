@@ -22,3 +22,4 @@ export const auditLogsTable = pgTable(
     index('audit_logs_created_at_idx').on(t.createdAt),
   ],
 );
+export type AuditLogRow = typeof auditLogsTable.$inferSelect;

@@ -1,25 +1,29 @@
-// Housekeeping of the accounts tables. Safe to run twice: it only deletes what has expired.
-import { lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { invitesTable } from '../workspaces/workspaces.table.ts';
-import { loginChallengesTable, sessionsTable } from './auth.table.ts';
+// Housekeeping of the accounts tables, run by the worker every hour (src/jobs). Safe to run
+// twice: it only deletes what has expired.
+import type { InvitesRepository } from '../invites/invites.repository.ts';
+import type { SessionsRepository } from './auth.repository.ts';
+import type { TwoFactorRepository } from './two-factor.repository.ts';
 
 /** Expired or revoked sessions are kept this long so users can still see them listed. */
 const SESSION_RETENTION_DAYS = 30;
 
-export async function purgeExpired(db: Database, now = new Date()) {
-  const cutoff = new Date(now.getTime() - SESSION_RETENTION_DAYS * 24 * 3600 * 1000);
-  const sessions = await db
-    .delete(sessionsTable)
-    .where(or(lt(sessionsTable.expiresAt, cutoff), lt(sessionsTable.revokedAt, cutoff)))
-    .returning({ id: sessionsTable.id });
-  const challenges = await db
-    .delete(loginChallengesTable)
-    .where(lt(loginChallengesTable.expiresAt, now))
-    .returning({ id: loginChallengesTable.id });
-  const invites = await db
-    .delete(invitesTable)
-    .where(lt(invitesTable.expiresAt, sql`${now.toISOString()}::timestamptz`))
-    .returning({ id: invitesTable.id });
-  return { sessions: sessions.length, challenges: challenges.length, invites: invites.length };
+interface MaintenanceDeps {
+  sessions: SessionsRepository;
+  codes: TwoFactorRepository;
+  invites: InvitesRepository;
 }
+
+export function createMaintenanceJobs({ sessions, codes, invites }: MaintenanceDeps) {
+  return {
+    async purgeExpired(now = new Date()) {
+      const cutoff = new Date(now.getTime() - SESSION_RETENTION_DAYS * 24 * 3600 * 1000);
+      return {
+        sessions: await sessions.deleteEndedBefore(cutoff),
+        challenges: await codes.deleteExpiredChallenges(now),
+        invites: await invites.deleteExpired(now),
+      };
+    },
+  };
+}
+
+export type MaintenanceJobs = ReturnType<typeof createMaintenanceJobs>;

@@ -1,5 +1,5 @@
 // Session rows: one per issued token, looked up by the token's jti on every AUTH request.
-import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type UserRow, usersTable } from '../users/users.table.ts';
 import { type SessionRow, sessionsTable } from './auth.table.ts';
@@ -69,6 +69,15 @@ export function createSessionsRepository(db: Executor) {
         .where(and(eq(sessionsTable.id, id), live(userId, at)))
         .returning({ id: sessionsTable.id });
       return rows.length > 0;
+    },
+
+    /** Sessions that expired or were revoked before `cutoff` (the hourly purge). */
+    async deleteEndedBefore(cutoff: Date, tx: Executor = db): Promise<number> {
+      const rows = await tx
+        .delete(sessionsTable)
+        .where(or(lt(sessionsTable.expiresAt, cutoff), lt(sessionsTable.revokedAt, cutoff)))
+        .returning({ id: sessionsTable.id });
+      return rows.length;
     },
   };
 }

@@ -70,3 +70,4 @@ export const recoveryCodesTable = pgTable(
 );
 
 export type SessionRow = typeof sessionsTable.$inferSelect;
+export type LoginChallengeRow = typeof loginChallengesTable.$inferSelect;

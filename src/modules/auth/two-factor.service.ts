@@ -2,7 +2,6 @@
 // login challenge that ties them to POST /login and POST /login/2fa. Secrets are encrypted
 // with APP_KEY; codes and challenge tokens are stored as SHA-256 hashes only.
 import { randomInt } from 'node:crypto';
-import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Database, Executor } from '../../db/client.ts';
 import { randomToken, type SecretBox, safeEqual, sha256Hex } from '../../lib/crypto.ts';
@@ -18,8 +17,9 @@ import type { FailureLimiter } from '../../lib/limiter.ts';
 import { escapeHtml, type Mailer } from '../../lib/mail.ts';
 import { createTotpSecret, matchTotp, totpUri } from '../../lib/totp.ts';
 import type { NewUser, UsersRepository } from '../users/users.repository.ts';
-import { type UserRow, usersTable } from '../users/users.table.ts';
-import { loginChallengesTable, recoveryCodesTable, type TwoFactorMethod } from './auth.table.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { TwoFactorMethod } from './auth.table.ts';
+import type { TwoFactorRepository } from './two-factor.repository.ts';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
 export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
@@ -55,39 +55,27 @@ export interface TwoFactorChallenge {
 interface TwoFactorDeps {
   db: Database;
   users: UsersRepository;
+  codes: TwoFactorRepository;
   secretBox: SecretBox;
   mailer: Mailer;
   /** The login throttle: wrong second-factor codes count as failed logins of the email and IP. */
   loginLimiter: FailureLimiter;
 }
 
-export function createTwoFactorService({ db, users, secretBox, mailer, loginLimiter }: TwoFactorDeps) {
+export function createTwoFactorService({ db, users, codes, secretBox, mailer, loginLimiter }: TwoFactorDeps) {
   const isEnabled = (user: UserRow) => user.totpEnabledAt !== null || user.emailTwoFactorEnabled;
-
-  async function unusedRecoveryCodes(userId: number, tx: Executor = db): Promise<number> {
-    const [row] = await tx
-      .select({ value: count() })
-      .from(recoveryCodesTable)
-      .where(and(eq(recoveryCodesTable.userId, userId), isNull(recoveryCodesTable.usedAt)));
-    return row?.value ?? 0;
-  }
 
   /** Replaces the user's recovery codes; the plain codes are returned once and never stored. */
   async function replaceRecoveryCodes(userId: number, tx: Executor): Promise<string[]> {
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await tx.delete(recoveryCodesTable).where(eq(recoveryCodesTable.userId, userId));
-    await tx
-      .insert(recoveryCodesTable)
-      .values(codes.map((code) => ({ userId, codeHash: recoveryHash(code) })));
-    return codes;
+    const fresh = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await codes.replaceRecoveryCodes(userId, fresh.map(recoveryHash), tx);
+    return fresh;
   }
 
   /** After a method is turned off: with none left, recovery codes and open challenges go too. */
   async function afterDisable(user: UserRow, tx: Executor) {
-    await tx
-      .delete(loginChallengesTable)
-      .where(and(eq(loginChallengesTable.userId, user.id), isNull(loginChallengesTable.consumedAt)));
-    if (!isEnabled(user)) await tx.delete(recoveryCodesTable).where(eq(recoveryCodesTable.userId, user.id));
+    await codes.deleteOpenChallenges(user.id, tx);
+    if (!isEnabled(user)) await codes.deleteRecoveryCodes(user.id, tx);
   }
 
   /** The user row after the update; the caller acts on a user it has just read. */
@@ -95,36 +83,6 @@ export function createTwoFactorService({ db, users, secretBox, mailer, loginLimi
     const row = await users.update(id, values, tx);
     if (!row) throw new Error(`user ${id} vanished during a two-factor change`);
     return row;
-  }
-
-  /** Accepts a TOTP step once: the update only succeeds for a step later than the last one used. */
-  async function claimTotpStep(userId: number, step: number, tx: Executor): Promise<boolean> {
-    const rows = await tx
-      .update(usersTable)
-      .set({ totpLastUsedStep: step })
-      .where(
-        and(
-          eq(usersTable.id, userId),
-          sql`(${usersTable.totpLastUsedStep} is null or ${usersTable.totpLastUsedStep} < ${step})`,
-        ),
-      )
-      .returning({ id: usersTable.id });
-    return rows.length === 1;
-  }
-
-  async function consumeRecoveryCode(userId: number, code: string, tx: Executor): Promise<boolean> {
-    const rows = await tx
-      .update(recoveryCodesTable)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(recoveryCodesTable.userId, userId),
-          eq(recoveryCodesTable.codeHash, recoveryHash(code)),
-          isNull(recoveryCodesTable.usedAt),
-        ),
-      )
-      .returning({ id: recoveryCodesTable.id });
-    return rows.length > 0;
   }
 
   async function mailLoginCode(user: UserRow, code: string) {
@@ -163,17 +121,9 @@ export function createTwoFactorService({ db, users, secretBox, mailer, loginLimi
       if (step === undefined) throw createFieldError('code', 'The code is invalid.');
       return db.transaction(async (tx) => {
         // Only the pending secret that was checked is activated (a concurrent setup would change it).
-        const rows = await tx
-          .update(usersTable)
-          .set({
-            totpSecretEncrypted: pending,
-            totpPendingSecretEncrypted: null,
-            totpEnabledAt: new Date(),
-            totpLastUsedStep: step,
-          })
-          .where(and(eq(usersTable.id, user.id), eq(usersTable.totpPendingSecretEncrypted, pending)))
-          .returning({ id: usersTable.id });
-        if (rows.length === 0) throw createConflictError('TOTP setup changed meanwhile. Start again.');
+        if (!(await users.activatePendingTotp(user.id, pending, step, tx))) {
+          throw createConflictError('TOTP setup changed meanwhile. Start again.');
+        }
         return { enabled: true as const, recovery_codes: await replaceRecoveryCodes(user.id, tx) };
       });
     },
@@ -218,30 +168,27 @@ export function createTwoFactorService({ db, users, secretBox, mailer, loginLimi
       const methods: TwoFactorMethod[] = [];
       if (user.totpEnabledAt !== null) methods.push('totp');
       if (user.emailTwoFactorEnabled) methods.push('email');
-      if ((await unusedRecoveryCodes(user.id)) > 0) methods.push('recovery_code');
+      if ((await codes.countUnusedRecoveryCodes(user.id)) > 0) methods.push('recovery_code');
 
       const token = randomToken();
       const tokenHash = sha256Hex(token);
       const code = user.emailTwoFactorEnabled ? String(randomInt(1_000_000)).padStart(6, '0') : undefined;
       const now = Date.now();
-      const [challenge] = await db
-        .insert(loginChallengesTable)
-        .values({
-          userId: user.id,
-          tokenHash,
-          methods,
-          emailCodeHash: code ? emailCodeHash(tokenHash, code) : null,
-          emailCodeExpiresAt: code ? new Date(now + EMAIL_CODE_TTL_MS) : null,
-          ip: client.ip ?? null,
-          userAgent: client.userAgent?.slice(0, 512) ?? null,
-          expiresAt: new Date(now + CHALLENGE_TTL_MS),
-        })
-        .returning({ id: loginChallengesTable.id });
+      const challenge = await codes.insertChallenge({
+        userId: user.id,
+        tokenHash,
+        methods,
+        emailCodeHash: code ? emailCodeHash(tokenHash, code) : null,
+        emailCodeExpiresAt: code ? new Date(now + EMAIL_CODE_TTL_MS) : null,
+        ip: client.ip ?? null,
+        userAgent: client.userAgent?.slice(0, 512) ?? null,
+        expiresAt: new Date(now + CHALLENGE_TTL_MS),
+      });
       if (code) {
         try {
           await mailLoginCode(user, code);
         } catch {
-          await db.delete(loginChallengesTable).where(eq(loginChallengesTable.id, challenge!.id));
+          await codes.deleteChallenge(challenge.id);
           throw createProviderUnavailableError('The sign-in code could not be mailed. Try again later.');
         }
       }
@@ -257,18 +204,12 @@ export function createTwoFactorService({ db, users, secretBox, mailer, loginLimi
       const code = rawCode.trim().replace(/\s+/g, '');
       const result = await db.transaction(async (tx) => {
         const now = new Date();
-        const [challenge] = await tx
-          .select()
-          .from(loginChallengesTable)
-          .where(
-            and(
-              eq(loginChallengesTable.tokenHash, sha256Hex(challengeToken)),
-              isNull(loginChallengesTable.consumedAt),
-              gt(loginChallengesTable.expiresAt, now),
-              lt(loginChallengesTable.failedAttempts, MAX_CHALLENGE_FAILURES),
-            ),
-          )
-          .for('update');
+        const challenge = await codes.lockLiveChallenge(
+          sha256Hex(challengeToken),
+          now,
+          MAX_CHALLENGE_FAILURES,
+          tx,
+        );
         if (!challenge) return { outcome: 'invalid' as const };
         const user = await users.findActiveById(challenge.userId, tx);
         if (!user) return { outcome: 'invalid' as const };
@@ -281,7 +222,7 @@ export function createTwoFactorService({ db, users, secretBox, mailer, loginLimi
         if (/^\d{6}$/.test(code)) {
           if (challenge.methods.includes('totp') && user.totpSecretEncrypted) {
             const step = matchTotp(secretBox.decrypt(user.totpSecretEncrypted), code, now.getTime());
-            accepted = step !== undefined && (await claimTotpStep(user.id, step, tx));
+            accepted = step !== undefined && (await users.claimTotpStep(user.id, step, tx));
           }
           if (
             !accepted &&
@@ -293,20 +234,14 @@ export function createTwoFactorService({ db, users, secretBox, mailer, loginLimi
             accepted = safeEqual(emailCodeHash(challenge.tokenHash, code), challenge.emailCodeHash);
           }
         } else if (challenge.methods.includes('recovery_code') && code.length > 0) {
-          accepted = await consumeRecoveryCode(user.id, code, tx);
+          accepted = await codes.consumeRecoveryCode(user.id, recoveryHash(code), tx);
         }
 
         if (!accepted) {
-          await tx
-            .update(loginChallengesTable)
-            .set({ failedAttempts: sql`${loginChallengesTable.failedAttempts} + 1` })
-            .where(eq(loginChallengesTable.id, challenge.id));
+          await codes.recordWrongCode(challenge.id, tx);
           return { outcome: 'wrong' as const, throttleKey };
         }
-        await tx
-          .update(loginChallengesTable)
-          .set({ consumedAt: now })
-          .where(eq(loginChallengesTable.id, challenge.id));
+        await codes.consumeChallenge(challenge.id, now, tx);
         await loginLimiter.reset(throttleKey);
         return { outcome: 'ok' as const, user };
       });

@@ -64,6 +64,15 @@ export function createInvitesRepository(db: Executor) {
       const [row] = await (options.lock ? query.for('update', { of: invitesTable }) : query);
       return row && { ...row.invite, workspaceName: row.workspaceName };
     },
+
+    /** Invites past their expiry (the hourly purge). */
+    async deleteExpired(now: Date, tx: Executor = db): Promise<number> {
+      const rows = await tx
+        .delete(invitesTable)
+        .where(lt(invitesTable.expiresAt, sql`${now.toISOString()}::timestamptz`))
+        .returning({ id: invitesTable.id });
+      return rows.length;
+    },
   };
 }
 

@@ -8,7 +8,8 @@ import { AppError, createFieldError } from '../../lib/errors.ts';
 import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
-import { createImageTooLargeError, IMAGE_MAX_BYTES } from './locations.image.service.ts';
+import { createImageTooLargeError } from './locations.errors.ts';
+import { IMAGE_MAX_BYTES } from './locations.image.service.ts';
 import { locationSchema } from './locations.schemas.ts';
 
 const errors = {

@@ -11,7 +11,7 @@ import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import type { LocationPayload } from './locations.schemas.ts';
-import { type LocationRow, locationsTable } from './locations.table.ts';
+import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
 /** postgres.js hands json built in SQL to Drizzle as text; columns of a table are decoded, these are not. */
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -139,6 +139,42 @@ export function createLocationsRepository(db: Executor) {
         .from(l)
         .where(and(eq(l.id, id), accessibleWorkspace(l.workspaceId, actor)));
       return row;
+    },
+
+    async insert(values: NewLocation, tx: Executor = db): Promise<LocationRow> {
+      const [row] = await tx.insert(l).values(values).returning();
+      return row!;
+    },
+
+    async update(id: number, values: Partial<NewLocation>, tx: Executor = db): Promise<void> {
+      await tx.update(l).set(values).where(eq(l.id, id));
+    },
+
+    /** Its tag, set, map and finder links go with it (cascade). */
+    async delete(id: number, tx: Executor = db): Promise<void> {
+      await tx.delete(l).where(eq(l.id, id));
+    },
+
+    /**
+     * Points the row at an image (or at none) and answers the key it pointed at before;
+     * undefined when the location is gone. The row lock keeps two uploads from both keeping
+     * the same previous key.
+     */
+    async swapImage(
+      id: number,
+      image: { url: string; key: string } | null,
+      tx?: Executor,
+    ): Promise<{ previousKey: string | null } | undefined> {
+      const work = async (t: Executor) => {
+        const [row] = await t.select({ imageKey: l.imageKey }).from(l).where(eq(l.id, id)).for('update');
+        if (!row) return undefined;
+        await t
+          .update(l)
+          .set({ imageUrl: image?.url ?? null, imageKey: image?.key ?? null, updatedAt: new Date() })
+          .where(eq(l.id, id));
+        return { previousKey: row.imageKey };
+      };
+      return tx ? work(tx) : db.transaction(work);
     },
 
     /** Replaces the location's sets. */

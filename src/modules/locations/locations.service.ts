@@ -1,31 +1,30 @@
 // Locations: workspace-scoped CRUD with tags by name, sets by id and typed custom values
 // (decisions §5). Every write of one request runs in one transaction.
-import { and, eq } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
-import { createNotFoundError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
-import { findersTable } from '../finders/finders.table.ts';
+import { createFinderNotFoundError } from '../finders/finders.errors.ts';
+import type { FindersRepository } from '../finders/finders.repository.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
-import { type Actor, accessibleWorkspace, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { createLocationNotFoundError } from './locations.errors.ts';
 import type { LocationFilter, LocationsRepository } from './locations.repository.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';
 import type { CreateLocationBody, LocationPayload, UpdateLocationBody } from './locations.schemas.ts';
-import { type LocationRow, locationsTable } from './locations.table.ts';
+import type { LocationRow, NewLocation } from './locations.table.ts';
 
-export const createLocationNotFoundError = () => createNotFoundError('Location not found.');
-export const createFinderNotFoundError = () => createNotFoundError('Finder not found.');
-
-type Columns = Partial<typeof locationsTable.$inferInsert>;
+type Columns = Partial<NewLocation>;
 
 interface LocationsServiceDeps {
   db: Database;
   locations: LocationsRepository;
+  finders: FindersRepository;
   /** Best-effort removal of a deleted location's image, after the commit. */
   onImageOrphaned?: (key: string) => Promise<void>;
 }
 
-export function createLocationsService({ db, locations, onImageOrphaned }: LocationsServiceDeps) {
+export function createLocationsService({ db, locations, finders, onImageOrphaned }: LocationsServiceDeps) {
   /** Column values of the body; the relations (tags, sets, custom values) are written separately. */
   function columnsOf(body: UpdateLocationBody, errors: FieldErrors): Columns {
     const { tags: _tags, set_ids: _sets, custom_fields: _custom, external_id, ...fields } = body;
@@ -95,12 +94,7 @@ export function createLocationsService({ db, locations, onImageOrphaned }: Locat
         filter.workspaceId = query.workspace_id;
       }
       if (query.finder_id !== undefined) {
-        const [finder] = await db
-          .select({ id: findersTable.id, mapId: findersTable.mapId })
-          .from(findersTable)
-          .where(
-            and(eq(findersTable.id, query.finder_id), accessibleWorkspace(findersTable.workspaceId, actor)),
-          );
+        const finder = await finders.findAccessibleRef(actor, query.finder_id);
         if (!finder) throw createFinderNotFoundError();
         filter.finder = finder;
       }
@@ -117,13 +111,13 @@ export function createLocationsService({ db, locations, onImageOrphaned }: Locat
       const id = await db.transaction(async (tx) => {
         const errors: FieldErrors = {};
         const columns = columnsOf(body, errors);
-        const [row] = await tx
-          .insert(locationsTable)
-          .values({ ...columns, title: body.title, workspaceId: body.workspace_id })
-          .returning();
-        await writeRelations(tx, row!, body, errors, true);
+        const row = await locations.insert(
+          { ...columns, title: body.title, workspaceId: body.workspace_id },
+          tx,
+        );
+        await writeRelations(tx, row, body, errors, true);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
-        return row!.id;
+        return row.id;
       });
       return payload(id);
     },
@@ -134,10 +128,7 @@ export function createLocationsService({ db, locations, onImageOrphaned }: Locat
         const errors: FieldErrors = {};
         const columns = columnsOf(body, errors);
         // Touch updated_at even when only relations change.
-        await tx
-          .update(locationsTable)
-          .set({ ...columns, updatedAt: new Date() })
-          .where(eq(locationsTable.id, id));
+        await locations.update(id, { ...columns, updatedAt: new Date() }, tx);
         await writeRelations(tx, location, body, errors, false);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
       });
@@ -146,7 +137,7 @@ export function createLocationsService({ db, locations, onImageOrphaned }: Locat
 
     async delete(actor: Actor, id: number): Promise<void> {
       const location = await findAccessible(actor, id);
-      await db.delete(locationsTable).where(eq(locationsTable.id, id));
+      await locations.delete(id);
       if (location.imageKey) await onImageOrphaned?.(location.imageKey);
     },
   };

@@ -63,3 +63,4 @@ export const locationsTable = pgTable(
 );
 
 export type LocationRow = typeof locationsTable.$inferSelect;
+export type NewLocation = typeof locationsTable.$inferInsert;

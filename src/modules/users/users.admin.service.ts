@@ -1,10 +1,10 @@
 // Admin user management (spec §4 Admin, decisions §8): listing and filtering every user, editing
 // name, email, role and subscription, and soft-deleting through the users service. It owns one
 // rule of its own: the service never loses its last admin, by demotion or by deletion.
-import { and, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
+import { advisoryXactLock } from '../../db/locks.ts';
 import { isUniqueViolation } from '../../lib/errors.ts';
-import { countWhere, fetchPage, type Listed, type Page } from '../../lib/pagination.ts';
+import type { Listed, Page } from '../../lib/pagination.ts';
 import {
   type AdminUserPayload,
   type AdminUsersQuery,
@@ -14,13 +14,9 @@ import {
 import { createEmailTakenError, createLastAdminError, createUserNotFoundError } from './users.errors.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
 import type { UsersService } from './users.service.ts';
-import { usersTable } from './users.table.ts';
-
-/** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** The one advisory lock that role changes and deletions of users take, in every process. */
-const ADMINS_LOCK = sql`hashtextextended('users:admins', 0)`;
+const ADMINS_LOCK = 'users:admins';
 
 interface AdminUsersServiceDeps {
   db: Database;
@@ -36,27 +32,18 @@ export function createAdminUsersService({ db, users, accounts }: AdminUsersServi
    */
   function withAdminsLock<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${ADMINS_LOCK})`);
+      await advisoryXactLock(tx, ADMINS_LOCK);
       return work(tx);
     });
   }
 
   /** Throws 409 unless an admin other than `userId` remains. Call it holding the admins lock. */
   async function assertAnotherAdmin(tx: Executor, userId: number, action: 'demoted' | 'deleted') {
-    const others = await countWhere(
-      tx,
-      usersTable,
-      and(eq(usersTable.role, 'admin'), isNull(usersTable.deletedAt), ne(usersTable.id, userId)),
-    );
-    if (others === 0) throw createLastAdminError(action);
+    if ((await users.countOtherAdmins(userId, tx)) === 0) throw createLastAdminError(action);
   }
 
   async function applyUpdate(tx: Executor, id: number, body: UpdateUserBody) {
-    const [user] = await tx
-      .select()
-      .from(usersTable)
-      .where(and(eq(usersTable.id, id), isNull(usersTable.deletedAt)))
-      .for('update');
+    const user = await users.lockActive(id, tx);
     if (!user) throw createUserNotFoundError();
     if (user.role === 'admin' && body.role === 'user') await assertAnotherAdmin(tx, id, 'demoted');
     if (body.email !== undefined && body.email.toLowerCase() !== user.email.toLowerCase()) {
@@ -78,17 +65,17 @@ export function createAdminUsersService({ db, users, accounts }: AdminUsersServi
   return {
     /** Ordered by id. Without `include_deleted`, soft-deleted users are left out. */
     async list(query: AdminUsersQuery, page: Page): Promise<Listed<AdminUserPayload>> {
-      const { q } = query;
-      const where = and(
-        query.include_deleted ? undefined : isNull(usersTable.deletedAt),
-        q ? or(ilike(usersTable.name, likePattern(q)), ilike(usersTable.email, likePattern(q))) : undefined,
-        query.role ? eq(usersTable.role, query.role) : undefined,
-        query.subscription_status ? eq(usersTable.subscriptionStatus, query.subscription_status) : undefined,
-        query.subscription_tier ? eq(usersTable.subscriptionTier, query.subscription_tier) : undefined,
+      const { rows, total } = await users.list(
+        {
+          q: query.q || undefined,
+          role: query.role,
+          subscriptionStatus: query.subscription_status,
+          subscriptionTier: query.subscription_tier,
+          includeDeleted: query.include_deleted,
+        },
+        page,
       );
-      const rows = db.select().from(usersTable).where(where).orderBy(usersTable.id).$dynamic();
-      const { rows: found, total } = await fetchPage(rows, page, () => countWhere(db, usersTable, where));
-      return { items: found.map(toAdminUserPayload), total };
+      return { items: rows.map(toAdminUserPayload), total };
     },
 
     async get(id: number): Promise<AdminUserPayload> {

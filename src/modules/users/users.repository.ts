@@ -1,9 +1,28 @@
 // Queries over users. Emails are compared case-insensitively among users not deleted.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type UserRow, usersTable } from './users.table.ts';
+import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import {
+  type SubscriptionStatus,
+  type SubscriptionTier,
+  type UserRole,
+  type UserRow,
+  usersTable,
+} from './users.table.ts';
 
 export type NewUser = typeof usersTable.$inferInsert;
+
+export interface UserListFilter {
+  /** A substring of the name or the email, case-insensitive. */
+  q?: string;
+  role?: UserRole;
+  subscriptionStatus?: SubscriptionStatus;
+  subscriptionTier?: SubscriptionTier;
+  includeDeleted?: boolean;
+}
+
+/** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 export function createUsersRepository(db: Executor) {
   return {
@@ -31,6 +50,72 @@ export function createUsersRepository(db: Executor) {
     async update(id: number, values: Partial<NewUser>, tx: Executor = db): Promise<UserRow | undefined> {
       const [row] = await tx.update(usersTable).set(values).where(eq(usersTable.id, id)).returning();
       return row;
+    },
+
+    /** The user (not deleted), locked for the caller's transaction. */
+    async lockActive(id: number, tx: Executor): Promise<UserRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(usersTable)
+        .where(and(eq(usersTable.id, id), isNull(usersTable.deletedAt)))
+        .for('update');
+      return row;
+    },
+
+    /**
+     * Accepts a TOTP step once: the update only succeeds for a step later than the last one
+     * used, so two requests with one code cannot both pass.
+     */
+    async claimTotpStep(userId: number, step: number, tx: Executor = db): Promise<boolean> {
+      const rows = await tx
+        .update(usersTable)
+        .set({ totpLastUsedStep: step })
+        .where(
+          and(
+            eq(usersTable.id, userId),
+            sql`(${usersTable.totpLastUsedStep} is null or ${usersTable.totpLastUsedStep} < ${step})`,
+          ),
+        )
+        .returning({ id: usersTable.id });
+      return rows.length === 1;
+    },
+
+    /** Activates the pending TOTP secret, only if it is still the one that was checked. */
+    async activatePendingTotp(userId: number, pendingSecret: string, step: number, tx: Executor = db) {
+      const rows = await tx
+        .update(usersTable)
+        .set({
+          totpSecretEncrypted: pendingSecret,
+          totpPendingSecretEncrypted: null,
+          totpEnabledAt: new Date(),
+          totpLastUsedStep: step,
+        })
+        .where(and(eq(usersTable.id, userId), eq(usersTable.totpPendingSecretEncrypted, pendingSecret)))
+        .returning({ id: usersTable.id });
+      return rows.length === 1;
+    },
+
+    /** Admins (not deleted) other than the given user. */
+    async countOtherAdmins(userId: number, tx: Executor = db): Promise<number> {
+      return countWhere(
+        tx,
+        usersTable,
+        and(eq(usersTable.role, 'admin'), isNull(usersTable.deletedAt), ne(usersTable.id, userId)),
+      );
+    },
+
+    /** The admin list: filters, ordered by id, one page. */
+    async list(filter: UserListFilter, page: Page, tx: Executor = db) {
+      const { q } = filter;
+      const where = and(
+        filter.includeDeleted ? undefined : isNull(usersTable.deletedAt),
+        q ? or(ilike(usersTable.name, likePattern(q)), ilike(usersTable.email, likePattern(q))) : undefined,
+        filter.role ? eq(usersTable.role, filter.role) : undefined,
+        filter.subscriptionStatus ? eq(usersTable.subscriptionStatus, filter.subscriptionStatus) : undefined,
+        filter.subscriptionTier ? eq(usersTable.subscriptionTier, filter.subscriptionTier) : undefined,
+      );
+      const query = tx.select().from(usersTable).where(where).orderBy(usersTable.id).$dynamic();
+      return fetchPage(query, page, () => countWhere(tx, usersTable, where));
     },
   };
 }

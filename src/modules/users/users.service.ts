@@ -1,15 +1,15 @@
 // Rules about user rows that more than one route needs (DELETE /me, DELETE /users/{id}).
-import { eq } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
-import { usersTable } from './users.table.ts';
+import type { UsersRepository } from './users.repository.ts';
 
 interface UsersServiceDeps {
   db: Database;
+  users: UsersRepository;
   /** Revokes every live session of the user (the auth module owns sessions). */
   revokeSessions: (userId: number, at: Date, tx: Transaction) => Promise<unknown>;
 }
 
-export function createUsersService({ db, revokeSessions }: UsersServiceDeps) {
+export function createUsersService({ db, users, revokeSessions }: UsersServiceDeps) {
   return {
     /**
      * Soft delete (decisions §3): the row stays (audit and billing history point at it), every
@@ -19,7 +19,7 @@ export function createUsersService({ db, revokeSessions }: UsersServiceDeps) {
     async softDelete(userId: number, outer?: Transaction): Promise<void> {
       const work = async (tx: Transaction) => {
         const now = new Date();
-        await tx.update(usersTable).set({ deletedAt: now }).where(eq(usersTable.id, userId));
+        await users.update(userId, { deletedAt: now }, tx);
         await revokeSessions(userId, now, tx);
       };
       await (outer ? work(outer) : db.transaction(work));

@@ -1,5 +1,11 @@
 // Errors of the workspaces module.
-import { createNotFoundError } from '../../lib/errors.ts';
+import { createNotFoundError, createTierRequiredError } from '../../lib/errors.ts';
 
 /** A workspace the caller may not reach answers exactly like a missing one (decisions §2). */
 export const createWorkspaceNotFoundError = () => createNotFoundError('Workspace not found.');
+
+/** Over the plan's limit on owned workspaces (decisions §3). */
+export const createWorkspaceLimitError = (limit: number) =>
+  createTierRequiredError(
+    `Your plan allows ${limit} workspace${limit === 1 ? '' : 's'}. Upgrade to create more.`,
+  );
