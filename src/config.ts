@@ -1,10 +1,11 @@
 // The one place that reads process.env (besides drizzle.config.ts): a single zod schema over
 // every variable of decisions.md §1. A bad or missing value stops the process with a message
-// naming the variable. Outside production, missing secrets are generated once into .data/.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// naming the variable. Outside production, missing secrets are generated once into .data/
+// (src/db/dev-secrets.ts, beside the other embedded development defaults).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { loadOrCreateDevSecrets } from './db/dev-secrets.ts';
 
 const optionalString = z
   .string()
@@ -92,46 +93,6 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config {
-  env: Env['NODE_ENV'];
-  port: number;
-  host: string;
-  trustProxy: boolean;
-  /** Absent: the embedded PostgreSQL under dataDir is started (src/db/embedded.ts). */
-  databaseUrl: string | undefined;
-  redisUrl: string | undefined;
-  appUrl: string;
-  appKey: Buffer;
-  jwt: { secret: string; ttlMinutes: number; issuer: string };
-  storage: {
-    driver: 'local' | 's3';
-    dir: string;
-    cdnUrl: string;
-    s3: {
-      bucket: string | undefined;
-      region: string;
-      endpoint: string | undefined;
-      accessKeyId: string | undefined;
-      secretAccessKey: string | undefined;
-      forcePathStyle: boolean;
-    };
-  };
-  openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string };
-  geocoder: { kind: Env['GEOCODER']; apiKey: string | undefined; baseUrl: string | undefined };
-  photonUrl: string;
-  providerBaseUrls: Record<string, string>;
-  paddle: {
-    apiKey: string | undefined;
-    apiUrl: string;
-    webhookSecret: string | undefined;
-    priceBronze: string | undefined;
-    pricePremium: string | undefined;
-  };
-  mail: { smtpUrl: string | undefined; from: string };
-  logLevel: Env['LOG_LEVEL'];
-  dataDir: string;
-}
-
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -139,33 +100,15 @@ export class ConfigError extends Error {
   }
 }
 
-interface GeneratedSecrets {
-  JWT_SECRET: string;
-  APP_KEY: string;
-}
-
-/** Secrets generated once for a development machine, so restarts keep tokens and keys valid. */
-function loadOrCreateDevSecrets(dataDir: string): GeneratedSecrets {
-  const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<GeneratedSecrets>;
-    if (stored.JWT_SECRET && stored.APP_KEY) return stored as GeneratedSecrets;
-  }
-  const secrets: GeneratedSecrets = {
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    APP_KEY: randomBytes(32).toString('base64'),
-  };
-  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  return secrets;
-}
-
 /** Reads `.env` into process.env when present; variables already set win. */
 export function loadDotEnv(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+/** The settings every part of the service reads, derived from the parsed environment. */
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     throw new ConfigError(
@@ -200,6 +143,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port: env.PORT,
     host: env.HOST,
     trustProxy: env.TRUST_PROXY,
+    /** Absent: the embedded PostgreSQL under dataDir is started (src/db/embedded.ts). */
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     appUrl,

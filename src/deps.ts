@@ -11,7 +11,7 @@ import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
-import { createStorage, type Storage } from './lib/storage.ts';
+import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
@@ -20,6 +20,7 @@ import { createMaintenanceJobs } from './modules/auth/auth.jobs.ts';
 import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/auth.tokens.ts';
+import { createLoginChallengeService } from './modules/auth/login-challenge.service.ts';
 import { createSessionsService } from './modules/auth/sessions.service.ts';
 import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
@@ -29,11 +30,13 @@ import { createFindersRepository } from './modules/finders/finders.repository.ts
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
 import { createLocationImageService } from './modules/locations/locations.image.service.ts';
-import { createLocationImporter } from './modules/locations/locations.import.ts';
+import { createLocationImportRepository } from './modules/locations/locations.import.repository.ts';
+import { createLocationImportService } from './modules/locations/locations.import.service.ts';
 import { createLocationsRepository } from './modules/locations/locations.repository.ts';
 import { createLocationsService } from './modules/locations/locations.service.ts';
 import { createMapsRepository } from './modules/maps/maps.repository.ts';
 import { createMapsService } from './modules/maps/maps.service.ts';
+import { createProcessesRepository } from './modules/processes/processes.repository.ts';
 import { createSetsRepository } from './modules/sets/sets.repository.ts';
 import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
@@ -86,7 +89,8 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const invites = createInvitesRepository(db);
   const auditLog = createAuditRepository(db);
   const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
-  const twoFactor = createTwoFactorService({
+  const twoFactor = createTwoFactorService({ db, users, codes: twoFactorCodes, secretBox });
+  const challenges = createLoginChallengeService({
     db,
     users,
     codes: twoFactorCodes,
@@ -121,7 +125,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       workspaces,
       issueToken: createTokenIssuer(config.jwt),
       loginLimiter,
-      twoFactor,
+      challenges,
     }),
     twoFactor,
     maintenance: createMaintenanceJobs({ sessions, codes: twoFactorCodes, invites }),
@@ -141,7 +145,12 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       logger,
       locations: locationsService,
     }),
-    locationImport: createLocationImporter({ db, locations }),
+    locationImport: createLocationImportService({
+      db,
+      locations,
+      imports: createLocationImportRepository(),
+      processes: createProcessesRepository(db),
+    }),
   };
   return {
     ...services,

@@ -8,7 +8,7 @@ import {
   createStorage,
   InvalidStorageKeyError,
   type Storage,
-} from '../src/lib/storage.ts';
+} from '../src/lib/storage/storage.ts';
 import { type FakeS3, startFakeS3 } from './fakes/s3.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 import { multipart } from './helpers/multipart.ts';

@@ -58,6 +58,12 @@ export const createRateLimitedError = (retryAfterSeconds: number) =>
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
+export const createUnsupportedMediaTypeError = (message = 'Unsupported media type.') =>
+  new AppError(415, 'unsupported_media_type', message);
+
+export const createPayloadTooLargeError = (message = 'The payload is too large.') =>
+  new AppError(413, 'payload_too_large', message);
+
 export const createNotConfiguredError = (message: string) => new AppError(503, 'not_configured', message);
 
 export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>

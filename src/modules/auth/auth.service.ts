@@ -17,7 +17,8 @@ import type { SessionsRepository } from './auth.repository.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
 import type { IssuedToken, TokenClaims, TokenIssuer } from './auth.tokens.ts';
-import type { TwoFactorChallenge, TwoFactorService } from './two-factor.service.ts';
+import type { LoginChallengeService, TwoFactorChallenge } from './login-challenge.service.ts';
+import { hasSecondFactor } from './two-factor.service.ts';
 
 export const TRIAL_DAYS = 14;
 
@@ -44,7 +45,7 @@ interface AuthServiceDeps {
   workspaces: WorkspacesRepository;
   issueToken: TokenIssuer;
   loginLimiter: FailureLimiter;
-  twoFactor: TwoFactorService;
+  challenges: LoginChallengeService;
 }
 
 // A real argon2id hash of a random string: verifying against it when the email is unknown
@@ -56,7 +57,7 @@ const getDummyHash = () => {
 };
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, users, sessions, workspaces, issueToken, loginLimiter, twoFactor } = deps;
+  const { db, users, sessions, workspaces, issueToken, loginLimiter, challenges } = deps;
 
   /** Signs a token and records its session, inside the caller's transaction when given. */
   async function startSession(user: UserRow, client: ClientInfo, tx: Executor = db): Promise<IssuedToken> {
@@ -137,13 +138,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** A token, or a challenge when the user has a second factor on (decisions §4). */
     async login(body: LoginBody, client: ClientInfo): Promise<TokenResponse | TwoFactorChallenge> {
       const user = await verifyCredentials(body, client);
-      if (twoFactor.isEnabled(user)) return twoFactor.startChallenge(user, client);
+      if (hasSecondFactor(user)) return challenges.startChallenge(user, client);
       return tokenResponse(await startSession(user, client), user);
     },
 
     /** POST /login/2fa: a TOTP code, the mailed code or a recovery code completes the challenge. */
     async completeLogin(body: LoginTwoFactorBody, client: ClientInfo): Promise<TokenResponse> {
-      const user = await twoFactor.completeChallenge(body.challenge_token, body.code, client);
+      const user = await challenges.completeChallenge(body.challenge_token, body.code, client);
       return tokenResponse(await startSession(user, client), user);
     },
 

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createNotFoundError } from '../../lib/errors.ts';
-import { isValidStorageKey } from '../../lib/storage.ts';
+import { isValidStorageKey } from '../../lib/storage/storage.ts';
 
 export const cdnRoutes: FastifyPluginAsyncZod = async (app) => {
   const { storage } = app.deps;

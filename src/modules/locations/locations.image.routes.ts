@@ -4,7 +4,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, createFieldError } from '../../lib/errors.ts';
+import { createFieldError } from '../../lib/errors.ts';
+import { assertMultipart } from '../../lib/multipart.ts';
 import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
@@ -20,9 +21,7 @@ const errors = {
 
 /** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
 async function readImage(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) {
-    throw new AppError(415, 'unsupported_media_type', 'The request must be multipart/form-data.');
-  }
+  assertMultipart(request);
   let image: Buffer | undefined;
   for await (const part of request.parts({ limits: { fileSize: IMAGE_MAX_BYTES } })) {
     if (part.type !== 'file') continue;

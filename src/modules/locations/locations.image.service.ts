@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { detectImageType } from '../../lib/images.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Storage } from '../../lib/storage/storage.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { createLocationNotFoundError, createUnsupportedImageError } from './locations.errors.ts';
 import type { LocationsRepository } from './locations.repository.ts';

@@ -10,12 +10,12 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { assertMultipart } from '../../lib/multipart.ts';
 import { bearerSecurity, errorResponseSchema, idSchema } from '../../lib/schemas.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
-import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
-import { CSV_MAX_BYTES } from './locations.import.ts';
+import { CSV_MAX_BYTES } from './locations.import.rows.ts';
 
 const importResultSchema = z.object({
   created: z.number().int(),
@@ -60,7 +60,7 @@ async function readUpload(request: FastifyRequest, dir: string): Promise<Upload>
 }
 
 export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
-  const { db, services } = app.deps;
+  const { services } = app.deps;
   guardScope(app, scope);
 
   app.post(
@@ -84,15 +84,11 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
       },
     },
     async (request) => {
-      if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'The request must be multipart/form-data.');
-      }
+      assertMultipart(request);
       const dir = await mkdtemp(path.join(tmpdir(), 'lf-import-'));
       try {
         const upload = await readUpload(request, dir);
-        const actor = scope.actor(request);
-        await assertWorkspaceAccess(db, actor, upload.workspaceId);
-        return await services.locationImport({ ...upload, userId: actor.userId });
+        return await services.locationImport.importCsv(scope.actor(request), upload);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -1,0 +1,196 @@
+// The rules of one CSV row of a location import (decisions §5), with no I/O: which header is
+// which column, what a row must hold, how its tags and custom values are read, and the loose
+// key that spots repeated rows. locations.import.service.ts streams the file through these;
+// locations.import.repository.ts stages and applies what they accept.
+import { z } from 'zod';
+import { createFieldError } from '../../lib/errors.ts';
+import { slugify } from '../../lib/slug.ts';
+import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
+import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
+import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';
+
+export const CSV_MAX_BYTES = 50 * 1024 * 1024;
+export const CSV_MAX_ROWS = 100_000;
+/** The response lists at most this many row errors; `skipped` still counts every bad row. */
+export const MAX_REPORTED_ERRORS = 1_000;
+
+export interface RowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** Plain text columns and their length limits (the same as the location API). */
+export const textColumns = {
+  title: 255,
+  address: 255,
+  external_id: 255,
+  description: 10_000,
+  city: 120,
+  state: 120,
+  country: 120,
+  zip: 40,
+  phone: 120,
+  email: 255,
+  website: 2048,
+} as const;
+export type TextColumn = keyof typeof textColumns;
+export type Column = TextColumn | 'lat' | 'lng';
+export const columns: Column[] = [...(Object.keys(textColumns) as TextColumn[]), 'lat', 'lng'];
+const knownColumns = new Set<string>([...columns, 'tags']);
+
+/** Where each known header sits in a record. */
+export interface Layout {
+  index: Partial<Record<Column | 'tags', number>>;
+  custom: { index: number; definition: CustomFieldDefinitionRow }[];
+  width: number;
+}
+
+export interface ParsedRow {
+  values: Partial<Record<Column, string | number | null>>;
+  tags: string[] | undefined;
+  customSet: Record<string, unknown>;
+  customRemoved: string[];
+}
+
+const emailSchema = z.email();
+export function readLayout(header: string[], definitions: CustomFieldDefinitionRow[]): Layout {
+  const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
+  const layout: Layout = { index: {}, custom: [], width: header.length };
+  header.forEach((raw, index) => {
+    const name = raw.trim().toLowerCase();
+    if (knownColumns.has(name)) {
+      layout.index[name as Column] ??= index;
+      return;
+    }
+    const definition = byName.get(name);
+    if (definition && !layout.custom.some((entry) => entry.definition.id === definition.id)) {
+      layout.custom.push({ index, definition });
+    }
+  });
+  if (layout.index.title === undefined || layout.index.address === undefined) {
+    throw createFieldError('file', 'The CSV file must have a title and an address column.');
+  }
+  return layout;
+}
+
+/** The custom values of a row that sets none (shared, never mutated). */
+export const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+export function parseRow(
+  record: string[],
+  row: number,
+  layout: Layout,
+  errors: RowError[],
+): ParsedRow | undefined {
+  const before = errors.length;
+  const fail = (field: string, message: string) => errors.push({ row, field, message });
+  if (record.length !== layout.width) {
+    fail('row', `The row has ${record.length} columns; the header has ${layout.width}.`);
+    return undefined;
+  }
+  const values: ParsedRow['values'] = {};
+  for (const column of Object.keys(textColumns) as TextColumn[]) {
+    const index = layout.index[column];
+    if (index === undefined) continue;
+    const value = record[index]!.trim();
+    if (value.length > textColumns[column]) {
+      fail(
+        column,
+        `The ${column.replace('_', ' ')} may not be greater than ${textColumns[column]} characters.`,
+      );
+    }
+    values[column] = value === '' ? null : value;
+  }
+  if (!values.title) fail('title', 'The title field is required.');
+  if (!values.address) fail('address', 'The address field is required.');
+  for (const [column, limit] of [
+    ['lat', 90],
+    ['lng', 180],
+  ] as const) {
+    const index = layout.index[column];
+    if (index === undefined) continue;
+    const text = record[index]!.trim();
+    if (text === '') {
+      values[column] = null;
+      continue;
+    }
+    const number = Number(text);
+    if (!Number.isFinite(number) || Math.abs(number) > limit) {
+      fail(column, `The ${column} must be a number between -${limit} and ${limit}.`);
+    }
+    values[column] = number;
+  }
+  if (typeof values.email === 'string' && !emailSchema.safeParse(values.email).success) {
+    fail('email', 'The email must be a valid email address.');
+  }
+  if (typeof values.website === 'string') {
+    const website = normalizeWebsite(values.website);
+    if (website === undefined) fail('website', WEBSITE_MESSAGE);
+    else values.website = website;
+  }
+
+  let tags: string[] | undefined;
+  if (layout.index.tags !== undefined) {
+    tags = record[layout.index.tags]!.split('|')
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== '');
+    if (tags.some((tag) => tag.length > 80)) fail('tags', 'A tag may not be greater than 80 characters.');
+  }
+
+  let customSet: Record<string, unknown> = NO_VALUES;
+  const customRemoved: string[] = [];
+  if (layout.custom.length > 0) {
+    customSet = {};
+    const input: Record<string, unknown> = {};
+    for (const { index, definition } of layout.custom) {
+      const text = record[index]!;
+      input[definition.name] = text.trim() === '' ? null : valueFromText(definition, text);
+    }
+    const checked = checkCustomValues(
+      layout.custom.map((entry) => entry.definition),
+      input,
+      { enforceRequired: false },
+    );
+    for (const [field, messages] of Object.entries(checked.errors)) fail(field, messages[0]!);
+    for (const [name, value] of Object.entries(checked.values)) {
+      if (value === null) customRemoved.push(name);
+      else customSet[name] = value;
+    }
+  }
+
+  if (errors.length > before) return undefined;
+  return { values, tags, customSet, customRemoved };
+}
+
+/** Tags of the file: slug -> the first spelling, which names a tag that must be created. */
+export class TagCollector {
+  readonly names = new Map<string, string>();
+  private readonly slugs = new Map<string, string>();
+
+  slugsOf(names: string[]): string[] {
+    const slugs = new Set<string>();
+    for (const name of names) {
+      let slug = this.slugs.get(name);
+      if (slug === undefined) {
+        slug = slugify(name);
+        this.slugs.set(name, slug);
+        if (!this.names.has(slug)) this.names.set(slug, name);
+      }
+      slugs.add(slug);
+    }
+    return [...slugs];
+  }
+}
+
+/** The key of decisions §5, coarser than PostgreSQL's (any Unicode case and space), to spot possible repeats. */
+export const looseKey = (row: ParsedRow) =>
+  row.values.external_id
+    ? `e:${row.values.external_id}`
+    : `k:${[row.values.title, row.values.address, row.values.zip]
+        .map((value) =>
+          String(value ?? '')
+            .replace(/\s+/g, '')
+            .toLowerCase(),
+        )
+        .join('|')}`;
