@@ -17,7 +17,7 @@ import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/error-handler.ts';
+import { declareErrorResponses, registerErrorHandling } from './plugins/error-handler.ts';
 import { apiRoutes } from './routes.ts';
 
 declare module 'fastify' {
@@ -60,6 +60,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  declareErrorResponses(app);
 
   await app.register(cors, {
     // Bearer tokens, no cookies: any origin may call the API; the widget routes check their

@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type ErrorCode, type FieldErrors, VALIDATION_MESSAGE } from '../lib/errors.ts';
+import { errorResponseSchema } from '../lib/schemas.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -108,5 +109,21 @@ export function registerErrorHandling(app: FastifyInstance) {
     if ((request.body === undefined || request.body === null) && request.routeOptions.schema?.body) {
       request.body = {};
     }
+  });
+}
+
+/** Statuses any route may answer with the error body of decisions §2. */
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503] as const;
+
+/**
+ * Declares the error responses once, for every route registered after it: each route's
+ * schema gets the error body under the statuses it does not describe itself, so route files
+ * list only their successes and the OpenAPI document still shows every error shape.
+ */
+export function declareErrorResponses(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {});
+    const response = (schema.response ??= {}) as Record<number, unknown>;
+    for (const status of ERROR_STATUSES) response[status] ??= errorResponseSchema;
   });
 }

@@ -1,13 +1,11 @@
 // The signed-in user's own account: GET /me, PUT /me, DELETE /me.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 
 import { requireAuth } from '../../plugins/auth.ts';
 import { toUserPayload, userPayloadSchema } from '../users/users.schemas.ts';
 import { accountDeletedSchema, deleteMeBodySchema, updateMeBodySchema } from './account.schemas.ts';
-
-const errors = { 401: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { account } = app.deps.services;
@@ -20,7 +18,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary: 'The signed-in user',
         security: bearerSecurity,
-        response: { 200: userPayloadSchema, 401: errorResponseSchema },
+        response: { 200: userPayloadSchema },
       },
     },
     async (request) => toUserPayload(requireAuth(request).user),
@@ -34,7 +32,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Update name, email or password (email and password need current_password)',
         security: bearerSecurity,
         body: updateMeBodySchema,
-        response: { 200: userPayloadSchema, ...errors },
+        response: { 200: userPayloadSchema },
       },
     },
     async (request) => account.update(requireAuth(request), request.body),
@@ -48,7 +46,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Delete the account (password and confirmation 'DELETE MY ACCOUNT')",
         security: bearerSecurity,
         body: deleteMeBodySchema,
-        response: { 200: accountDeletedSchema, ...errors },
+        response: { 200: accountDeletedSchema },
       },
     },
     async (request) => account.delete(requireAuth(request), request.body),

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
-import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 
 import { requireRole } from '../../plugins/guards.ts';
 import { auditLogSchema, auditLogsQuerySchema } from './audit.schemas.ts';
@@ -26,9 +26,6 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: auditLogsQuerySchema,
         response: {
           200: z.array(auditLogSchema),
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          422: errorResponseSchema,
         },
       },
     },

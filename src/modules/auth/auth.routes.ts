@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientInfo } from '../../lib/http.ts';
-import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
   loginBodySchema,
@@ -23,7 +23,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Create an account',
         body: registerBodySchema,
-        response: { 201: tokenResponseSchema, 422: errorResponseSchema },
+        response: { 201: tokenResponseSchema },
       },
     },
     async (request, reply) => reply.status(201).send(await auth.register(request.body, clientInfo(request))),
@@ -36,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Log in with email and password',
         body: loginBodySchema,
-        response: { 200: loginResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: loginResponseSchema },
       },
     },
     async (request) => auth.login(request.body, clientInfo(request)),
@@ -51,9 +51,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: loginTwoFactorBodySchema,
         response: {
           200: tokenResponseSchema,
-          401: errorResponseSchema,
-          422: errorResponseSchema,
-          429: errorResponseSchema,
         },
       },
     },
@@ -68,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Revoke the current token',
         security: bearerSecurity,
-        response: { 204: z.null(), 401: errorResponseSchema },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
 import { requireAuth } from '../../plugins/auth.ts';
 import { revokedCountSchema, sessionSchema } from './sessions.schemas.ts';
@@ -18,7 +18,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary: 'Live sessions of the signed-in user, newest first',
         security: bearerSecurity,
-        response: { 200: z.array(sessionSchema), 401: errorResponseSchema },
+        response: { 200: z.array(sessionSchema) },
       },
     },
     async (request) => service.list(requireAuth(request)),
@@ -31,7 +31,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account'],
         summary: 'Revoke every session except the current one',
         security: bearerSecurity,
-        response: { 200: revokedCountSchema, 401: errorResponseSchema },
+        response: { 200: revokedCountSchema },
       },
     },
     async (request) => service.revokeOthers(requireAuth(request)),
@@ -45,7 +45,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Revoke one session (the current one included)',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 204: z.null(), 401: errorResponseSchema, 404: errorResponseSchema },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {

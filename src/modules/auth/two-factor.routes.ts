@@ -2,12 +2,11 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 
 import { requireAuth } from '../../plugins/auth.ts';
 import { totpConfirmBodySchema } from './auth.schemas.ts';
 
-const errors = { 401: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema };
 const recoveryCodesSchema = z.array(z.string()).length(10);
 
 export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -25,7 +24,6 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Start TOTP enrolment: a new secret, its otpauth URI and a QR code (SVG data URI)',
         response: {
           200: z.object({ secret: z.string(), otpauth_uri: z.string(), qr_code_uri: z.string() }),
-          ...errors,
         },
       },
     },
@@ -42,7 +40,6 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         body: totpConfirmBodySchema,
         response: {
           200: z.object({ enabled: z.literal(true), recovery_codes: recoveryCodesSchema }),
-          ...errors,
         },
       },
     },
@@ -56,7 +53,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Turn TOTP off',
-        response: { 200: z.object({ enabled: z.literal(false) }), ...errors },
+        response: { 200: z.object({ enabled: z.literal(false) }) },
       },
     },
     async (request) => twoFactor.disableTotp(requireAuth(request).user),
@@ -69,7 +66,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Turn on codes by email at login',
-        response: { 200: z.object({ email_enabled: z.literal(true) }), ...errors },
+        response: { 200: z.object({ email_enabled: z.literal(true) }) },
       },
     },
     async (request) => twoFactor.enableEmail(requireAuth(request).user),
@@ -82,7 +79,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Turn off codes by email',
-        response: { 200: z.object({ email_enabled: z.literal(false) }), ...errors },
+        response: { 200: z.object({ email_enabled: z.literal(false) }) },
       },
     },
     async (request) => twoFactor.disableEmail(requireAuth(request).user),
@@ -95,7 +92,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Replace the recovery codes (the old ones stop working); 409 without a second factor',
-        response: { 200: z.object({ recovery_codes: recoveryCodesSchema }), ...errors },
+        response: { 200: z.object({ recovery_codes: recoveryCodesSchema }) },
       },
     },
     async (request) => twoFactor.regenerateRecoveryCodes(requireAuth(request).user),

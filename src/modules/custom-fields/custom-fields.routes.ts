@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { workspaceListQuerySchema } from '../workspaces/workspaces.schemas.ts';
 import {
@@ -14,13 +14,6 @@ import {
   reorderBodySchema,
   updateCustomFieldBodySchema,
 } from './custom-fields.schemas.ts';
-
-const errors = {
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-};
 
 export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
   const service = app.deps.services.customFields;
@@ -35,7 +28,7 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
         summary: 'Definitions, ordered by workspace, sort_order and id',
         security: bearerSecurity,
         querystring: workspaceListQuerySchema,
-        response: { 200: z.array(customFieldSchema), ...errors },
+        response: { 200: z.array(customFieldSchema) },
       },
     },
     async (request, reply) =>
@@ -53,7 +46,7 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
         summary: 'Set the order of every definition of one workspace (sort_order 0..n-1), atomically',
         security: bearerSecurity,
         body: reorderBodySchema,
-        response: { 200: z.array(customFieldSchema), ...errors },
+        response: { 200: z.array(customFieldSchema) },
       },
     },
     async (request) => service.reorder(scope.actor(request), request.body.ids),
@@ -67,7 +60,7 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
         summary: 'One definition',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: customFieldSchema, ...errors },
+        response: { 200: customFieldSchema },
       },
     },
     async (request) => service.get(scope.actor(request), request.params.id),
@@ -81,7 +74,7 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
         summary: 'Create a definition, placed last in the workspace order',
         security: bearerSecurity,
         body: createCustomFieldBodySchema,
-        response: { 201: customFieldSchema, ...errors },
+        response: { 201: customFieldSchema },
       },
     },
     async (request, reply) =>
@@ -97,7 +90,7 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
         security: bearerSecurity,
         params: idParamsSchema,
         body: updateCustomFieldBodySchema,
-        response: { 200: customFieldSchema, ...errors },
+        response: { 200: customFieldSchema },
       },
     },
     async (request) => service.update(scope.actor(request), request.params.id, request.body),
@@ -111,7 +104,7 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
         summary: 'Delete a definition; location values under its name stay, orphaned',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientInfo } from '../../lib/http.ts';
-import { bearerSecurity, errorResponseSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { requireRole } from '../../plugins/guards.ts';
 import { tokenResponseSchema } from '../auth/auth.schemas.ts';
@@ -30,11 +30,6 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         body: inviteBodySchema,
         response: {
           201: inviteSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          422: errorResponseSchema,
-          502: errorResponseSchema,
         },
       },
     },
@@ -49,7 +44,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'The invite behind a registration link',
         params: inviteTokenParamsSchema,
-        response: { 200: invitePreviewSchema, 404: errorResponseSchema },
+        response: { 200: invitePreviewSchema },
       },
     },
     async (request) => invites.preview(request.params.token),
@@ -63,7 +58,7 @@ export const invitesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create an account through an invite and join its workspace',
         params: inviteTokenParamsSchema,
         body: inviteRegisterBodySchema,
-        response: { 201: tokenResponseSchema, 404: errorResponseSchema, 422: errorResponseSchema },
+        response: { 201: tokenResponseSchema },
       },
     },
     async (request, reply) =>

@@ -6,18 +6,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFieldError } from '../../lib/errors.ts';
 import { assertMultipart } from '../../lib/multipart.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { createImageTooLargeError } from './locations.errors.ts';
 import { IMAGE_MAX_BYTES } from './locations.image.service.ts';
 import { locationSchema } from './locations.schemas.ts';
-
-const errors = {
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
 
 /** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
 async function readImage(request: FastifyRequest): Promise<Buffer> {
@@ -58,10 +52,6 @@ export const locationImageRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> =
         params: idParamsSchema,
         response: {
           200: z.object({ image_url: z.string() }),
-          ...errors,
-          413: errorResponseSchema,
-          415: errorResponseSchema,
-          422: errorResponseSchema,
         },
       },
     },
@@ -80,7 +70,7 @@ export const locationImageRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> =
         description: 'Answers the location with image_url null. Deleting the stored file is best effort.',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: locationSchema, ...errors },
+        response: { 200: locationSchema },
       },
     },
     async (request) => images.remove(scope.actor(request), request.params.id),

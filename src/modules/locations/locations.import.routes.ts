@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import { assertMultipart } from '../../lib/multipart.ts';
-import { bearerSecurity, errorResponseSchema, idSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { CSV_MAX_BYTES } from './locations.import.rows.ts';
@@ -75,11 +75,6 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
         consumes: ['multipart/form-data'],
         response: {
           200: importResultSchema,
-          401: errorResponseSchema,
-          404: errorResponseSchema,
-          413: errorResponseSchema,
-          415: errorResponseSchema,
-          422: errorResponseSchema,
         },
       },
     },

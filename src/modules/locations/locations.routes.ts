@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import {
   createLocationBodySchema,
@@ -13,13 +13,6 @@ import {
   locationSchema,
   updateLocationBodySchema,
 } from './locations.schemas.ts';
-
-const errors = {
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-};
 
 export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
   const service = app.deps.services.locations;
@@ -34,7 +27,7 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
         summary: 'Locations the caller can reach, optionally of one workspace or one finder',
         security: bearerSecurity,
         querystring: listLocationsQuerySchema,
-        response: { 200: z.array(locationSchema), ...errors },
+        response: { 200: z.array(locationSchema) },
       },
     },
     async (request, reply) => {
@@ -51,7 +44,7 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
         summary: 'One location with its tags, sets and custom fields',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: locationSchema, ...errors },
+        response: { 200: locationSchema },
       },
     },
     async (request) => service.get(scope.actor(request), request.params.id),
@@ -65,7 +58,7 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
         summary: 'Create a location',
         security: bearerSecurity,
         body: createLocationBodySchema,
-        response: { 201: locationSchema, ...errors },
+        response: { 201: locationSchema },
       },
     },
     async (request, reply) =>
@@ -81,7 +74,7 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
         security: bearerSecurity,
         params: idParamsSchema,
         body: updateLocationBodySchema,
-        response: { 200: locationSchema, ...errors },
+        response: { 200: locationSchema },
       },
     },
     async (request) => service.update(scope.actor(request), request.params.id, request.body),
@@ -95,7 +88,7 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
         summary: 'Delete a location',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {

@@ -5,14 +5,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { memberActor } from '../../plugins/scope.ts';
 import { createMapBodySchema, listMapsQuerySchema, mapSchema, updateMapBodySchema } from './maps.schemas.ts';
-
-const errors = {
-  401: errorResponseSchema,
-  404: errorResponseSchema,
-};
 
 /** Spec §7: a map body that fails validation answers 400, not 422. */
 const mapBodyConfig = { validationStatus: 400 } as const;
@@ -30,7 +25,7 @@ export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Maps the user owns, optionally only those linked to a workspace',
         security: bearerSecurity,
         querystring: listMapsQuerySchema,
-        response: { 200: z.array(mapSchema), 422: errorResponseSchema, ...errors },
+        response: { 200: z.array(mapSchema) },
       },
     },
     async (request, reply) =>
@@ -52,7 +47,7 @@ export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'One map the user owns',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: mapSchema, ...errors },
+        response: { 200: mapSchema },
       },
     },
     async (request) => service.get(memberActor(request), request.params.id),
@@ -67,7 +62,7 @@ export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create a map (owners default to the caller)',
         security: bearerSecurity,
         body: createMapBodySchema,
-        response: { 201: mapSchema, 400: errorResponseSchema, ...errors },
+        response: { 201: mapSchema },
       },
     },
     async (request, reply) =>
@@ -84,7 +79,7 @@ export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearerSecurity,
         params: idParamsSchema,
         body: updateMapBodySchema,
-        response: { 200: mapSchema, 400: errorResponseSchema, ...errors },
+        response: { 200: mapSchema },
       },
     },
     async (request) => service.update(memberActor(request), request.params.id, request.body),
@@ -98,7 +93,7 @@ export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Delete a map; finders backed by it keep living without it',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {

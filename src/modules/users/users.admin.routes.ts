@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { requireRole } from '../../plugins/guards.ts';
 import {
   adminUserPayloadSchema,
@@ -13,12 +13,6 @@ import {
   userDeletedSchema,
 } from './users.admin.schemas.ts';
 
-const errors = {
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-};
 const tags = ['admin users'];
 
 export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -35,7 +29,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Users, filtered by name or email (q), role and subscription; ordered by id',
         security: bearerSecurity,
         querystring: adminUsersQuerySchema,
-        response: { 200: z.array(adminUserPayloadSchema), ...errors },
+        response: { 200: z.array(adminUserPayloadSchema) },
       },
     },
     async (request, reply) => sendList(reply, await service.list(request.query, toPage(request.query))),
@@ -49,7 +43,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'One user (not deleted)',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: adminUserPayloadSchema, ...errors },
+        response: { 200: adminUserPayloadSchema },
       },
     },
     async (request) => service.get(request.params.id),
@@ -64,7 +58,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearerSecurity,
         params: idParamsSchema,
         body: updateUserBodySchema,
-        response: { 200: adminUserPayloadSchema, 409: errorResponseSchema, ...errors },
+        response: { 200: adminUserPayloadSchema },
       },
     },
     async (request) => service.update(request.params.id, request.body),
@@ -78,7 +72,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Soft-delete a user and revoke every session (never the last admin)',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: userDeletedSchema, 409: errorResponseSchema, ...errors },
+        response: { 200: userDeletedSchema },
       },
     },
     async (request) => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import {
   createNamedBodySchema,
@@ -15,13 +15,6 @@ import {
   renameBodySchema,
 } from './named-resource.schemas.ts';
 import { workspaceListQuerySchema } from './workspaces.schemas.ts';
-
-const errors = {
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-};
 
 export interface NamedResource {
   /** Plural, lower case: the OpenAPI tag ("sets"). */
@@ -47,7 +40,7 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
           summary: scope.admin ? `${summaries.list}, of every workspace` : summaries.list,
           security: bearerSecurity,
           querystring: workspaceListQuerySchema,
-          response: { 200: z.array(resource.schema), ...errors },
+          response: { 200: z.array(resource.schema) },
         },
       },
       async (request, reply) =>
@@ -65,7 +58,7 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
           summary: summaries.get,
           security: bearerSecurity,
           params: idParamsSchema,
-          response: { 200: resource.schema, ...errors },
+          response: { 200: resource.schema },
         },
       },
       async (request) => service.get(scope.actor(request), request.params.id),
@@ -79,7 +72,7 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
           summary: summaries.create,
           security: bearerSecurity,
           body: createNamedBodySchema,
-          response: { 201: resource.schema, ...errors },
+          response: { 201: resource.schema },
         },
       },
       async (request, reply) =>
@@ -95,7 +88,7 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
           security: bearerSecurity,
           params: idParamsSchema,
           body: renameBodySchema,
-          response: { 200: resource.schema, ...errors },
+          response: { 200: resource.schema },
         },
       },
       async (request) => service.rename(scope.actor(request), request.params.id, request.body.name),
@@ -109,7 +102,7 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
           summary: summaries.delete,
           security: bearerSecurity,
           params: idParamsSchema,
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null() },
         },
       },
       async (request, reply) => {

@@ -4,18 +4,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { paginationQuerySchema, toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, errorResponseSchema, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { requireTier } from '../../plugins/guards.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { workspaceBodySchema, workspaceDetailSchema, workspaceSchema } from './workspaces.schemas.ts';
-
-const errors = {
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-};
 
 export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
   const service = app.deps.services.workspaces;
@@ -32,7 +25,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = as
         summary: admin ? 'Every workspace' : 'Workspaces the user is a member of',
         security: bearerSecurity,
         querystring: paginationQuerySchema,
-        response: { 200: z.array(workspaceSchema), ...errors },
+        response: { 200: z.array(workspaceSchema) },
       },
     },
     async (request, reply) =>
@@ -47,7 +40,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = as
         summary: 'One workspace with its member count',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 200: workspaceDetailSchema, ...errors },
+        response: { 200: workspaceDetailSchema },
       },
     },
     async (request) => service.get(scope.actor(request), request.params.id),
@@ -61,7 +54,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = as
         summary: 'Create a workspace owned by the caller (within the plan limit)',
         security: bearerSecurity,
         body: workspaceBodySchema,
-        response: { 201: workspaceSchema, ...errors },
+        response: { 201: workspaceSchema },
       },
     },
     async (request, reply) =>
@@ -77,7 +70,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = as
         security: bearerSecurity,
         params: idParamsSchema,
         body: workspaceBodySchema,
-        response: { 200: workspaceSchema, ...errors },
+        response: { 200: workspaceSchema },
       },
     },
     async (request) => service.rename(scope.actor(request), request.params.id, request.body.name),
@@ -91,7 +84,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = as
         summary: 'Delete a workspace and everything in it (owner)',
         security: bearerSecurity,
         params: idParamsSchema,
-        response: { 204: z.null(), ...errors },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {
