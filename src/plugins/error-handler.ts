@@ -122,8 +122,9 @@ const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 5
  */
 export function declareErrorResponses(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
-    const schema = (route.schema ??= {});
-    const response = (schema.response ??= {}) as Record<number, unknown>;
+    route.schema ??= {};
+    route.schema.response ??= {};
+    const response = route.schema.response as Record<number, unknown>;
     for (const status of ERROR_STATUSES) response[status] ??= errorResponseSchema;
   });
 }
