@@ -17,10 +17,10 @@ import { createAdminAuditService } from './modules/audit/audit.admin.service.ts'
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createMaintenanceJobs } from './modules/auth/auth.jobs.ts';
-import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/auth.tokens.ts';
 import { createLoginChallengeService } from './modules/auth/login-challenge.service.ts';
+import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
 import { createSessionsService } from './modules/auth/sessions.service.ts';
 import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';

@@ -4,12 +4,9 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/lib/crypto.ts';
+import { invitesTable } from '../src/modules/invites/invites.table.ts';
 import { type UserRow, usersTable } from '../src/modules/users/users.table.ts';
-import {
-  invitesTable,
-  workspaceMembersTable,
-  workspacesTable,
-} from '../src/modules/workspaces/workspaces.table.ts';
+import { workspaceMembersTable, workspacesTable } from '../src/modules/workspaces/workspaces.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace } from './factories/workspaces.ts';
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from './fakes/smtp.ts';

@@ -6,6 +6,7 @@ export * from '../modules/auth/auth.table.ts';
 export * from '../modules/billing/billing.table.ts';
 export * from '../modules/custom-fields/custom-fields.table.ts';
 export * from '../modules/finders/finders.table.ts';
+export * from '../modules/invites/invites.table.ts';
 export * from '../modules/locations/locations.table.ts';
 export * from '../modules/maps/maps.table.ts';
 export * from '../modules/processes/processes.table.ts';

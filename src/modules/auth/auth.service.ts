@@ -13,11 +13,11 @@ import { toUserPayload } from '../users/users.schemas.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { WorkspacesRepository } from '../workspaces/workspaces.repository.ts';
 import { createInvalidCredentialsError } from './auth.errors.ts';
-import type { SessionsRepository } from './auth.repository.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
 import type { IssuedToken, TokenClaims, TokenIssuer } from './auth.tokens.ts';
 import type { LoginChallengeService, TwoFactorChallenge } from './login-challenge.service.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
 import { hasSecondFactor } from './two-factor.service.ts';
 
 export const TRIAL_DAYS = 14;

@@ -3,8 +3,8 @@
 // are listed, counted and revocable, so whatever GET /me/sessions shows can be revoked and
 // nothing else can.
 import { createNotFoundError } from '../../lib/errors.ts';
-import type { SessionsRepository } from './auth.repository.ts';
 import type { AuthContext } from './auth.service.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
 import { type SessionPayload, toSessionPayload } from './sessions.schemas.ts';
 
 export const createSessionNotFoundError = () => createNotFoundError('Session not found.');

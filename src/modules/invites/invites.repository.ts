@@ -2,10 +2,8 @@
 // is the unique index key, so a lookup compares no secret byte by byte in the application.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { invitesTable, workspaceMembersTable, workspacesTable } from '../workspaces/workspaces.table.ts';
-
-export type InviteRow = typeof invitesTable.$inferSelect;
-export type NewInvite = typeof invitesTable.$inferInsert;
+import { workspaceMembersTable, workspacesTable } from '../workspaces/workspaces.table.ts';
+import { type InviteRow, invitesTable, type NewInvite } from './invites.table.ts';
 
 export function createInvitesRepository(db: Executor) {
   return {

@@ -9,7 +9,7 @@ import {
   passwordSchema,
   passwordsMatch,
 } from '../users/users.schemas.ts';
-import type { InviteRow } from './invites.repository.ts';
+import type { InviteRow } from './invites.table.ts';
 
 export const inviteBodySchema = z.object({
   email: emailSchema,
