@@ -51,6 +51,13 @@ async function member(): Promise<Member> {
   };
 }
 
+/** A member of their own workspace who also belongs to `other`'s, so `other` may make them an owner. */
+async function colleagueOf(other: Member): Promise<Member> {
+  const colleague = await member();
+  await addMember(ctx.deps, other.workspaceId, colleague.user);
+  return colleague;
+}
+
 let sequence = 0;
 
 async function createLocation(workspaceId: number): Promise<number> {
@@ -170,7 +177,7 @@ describe('authentication', () => {
 describe('POST /api/maps', () => {
   it('creates a map with its links, duplicates collapsed and every list sorted by id', async () => {
     const { alice, otherWorkspaceId, l1, l2, l3, s1, s2 } = await world();
-    const bob = await member();
+    const bob = await colleagueOf(alice);
     const res = await api('POST', '/maps', alice.headers, {
       title: '  Stores  ',
       description: 'All of them',
@@ -293,7 +300,7 @@ describe('POST /api/maps', () => {
     expect(await tableCounts()).toEqual(before);
   });
 
-  it('refuses sets, locations and workspaces of a workspace the caller is not in, and unknown owners', async () => {
+  it('refuses sets, locations and workspaces of a workspace the caller is not in, and owners who are unknown or share no workspace', async () => {
     const alice = await member();
     const bob = await member();
     const bobLocation = await createLocation(bob.workspaceId);
@@ -308,14 +315,17 @@ describe('POST /api/maps', () => {
       sets: [bobSet],
       locations: [mine, bobLocation],
       workspaces: [alice.workspaceId, bob.workspaceId],
-      owners: [alice.id, deleted.id, MISSING_ID],
+      owners: [alice.id, bob.id, deleted.id, MISSING_ID],
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'The given data was invalid.',
       code: 'validation_failed',
       errors: {
-        owners: [`These users do not exist: ${deleted.id}, ${MISSING_ID}.`],
+        // Bob exists but shares no workspace with Alice: the same answer as an unknown id.
+        owners: [
+          `These users do not exist or share no workspace with you: ${bob.id}, ${deleted.id}, ${MISSING_ID}.`,
+        ],
         workspaces: [`These workspaces do not exist or you are not a member of them: ${bob.workspaceId}.`],
         sets: [`These sets do not exist or are not in a workspace you are a member of: ${bobSet}.`],
         locations: [
@@ -370,7 +380,7 @@ describe('POST /api/maps', () => {
 
   it('lets the caller leave themselves out of owners, after which they cannot see the map', async () => {
     const alice = await member();
-    const bob = await member();
+    const bob = await colleagueOf(alice);
     const res = await api('POST', '/maps', alice.headers, { title: 'For Bob', owners: [bob.id] });
     expect(res.statusCode).toBe(201);
     const map = res.json();
@@ -384,7 +394,7 @@ describe('POST /api/maps', () => {
 describe('GET /api/maps', () => {
   it('lists the maps the caller owns (co-owned ones too) with full payloads, sorted by id', async () => {
     const { alice, s1, l1, l2 } = await world();
-    const bob = await member();
+    const bob = await colleagueOf(alice);
     const a1 = await createMap(alice, { sets: [s1], locations: [l1] });
     const a2 = await createMap(alice);
     await createMap(bob);
@@ -511,7 +521,7 @@ describe('GET /api/maps/:id', () => {
 
   it('leaves soft-deleted users out of owners', async () => {
     const alice = await member();
-    const carol = await member();
+    const carol = await colleagueOf(alice);
     const map = await createMap(alice, { owners: [alice.id, carol.id] });
     await ctx.deps.db.update(usersTable).set({ deletedAt: new Date() }).where(eq(usersTable.id, carol.id));
     expect((await api('GET', `/maps/${map.id}`, alice.headers)).json().owners).toEqual([alice.id]);
@@ -521,7 +531,10 @@ describe('GET /api/maps/:id', () => {
 describe('PUT /api/maps/:id', () => {
   async function fullMap() {
     const w = await world();
+    // Bob shares Alice's second workspace only, so Alice may make him an owner but he cannot
+    // reach what is in her first workspace.
     const bob = await member();
+    await addMember(ctx.deps, w.otherWorkspaceId, bob.user);
     const map = await createMap(w.alice, {
       description: 'Before',
       sets: [w.s1, w.s2],
@@ -696,7 +709,7 @@ describe('PUT /api/maps/:id', () => {
 describe('DELETE /api/maps/:id', () => {
   it('deletes the map and its links, and nothing it linked to', async () => {
     const { alice, s1, l1, otherWorkspaceId } = await world();
-    const bob = await member();
+    const bob = await colleagueOf(alice);
     const map = await createMap(alice, {
       sets: [s1],
       locations: [l1],

@@ -10,7 +10,7 @@ import { locationsTable } from '../locations/locations.table.ts';
 import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { usersTable } from '../users/users.table.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
-import { workspacesTable } from '../workspaces/workspaces.table.ts';
+import { workspaceMembersTable, workspacesTable } from '../workspaces/workspaces.table.ts';
 import type { MapLinks } from './maps.schemas.ts';
 import {
   type MapRow,
@@ -257,14 +257,36 @@ export function createMapsRepository(db: Executor) {
     // The checks of a create or update body. Each takes a key-share lock on what it finds, so
     // nothing it accepted can be deleted before the transaction commits the links to it.
 
-    /** Of `ids`, the users that exist and are not deleted. */
-    async activeUserIds(ids: readonly number[], tx: Executor = db): Promise<Set<number>> {
+    /**
+     * Of `ids`, the users (not deleted) the actor may make owners: the actor, users who share
+     * a workspace with the actor, and, on update, the map's current owners. Anyone else is
+     * refused exactly like an id that does not exist, so the answer says nothing about which
+     * user ids exist.
+     */
+    async eligibleOwnerIds(
+      actor: Actor,
+      ids: readonly number[],
+      mapId: number | undefined,
+      tx: Executor = db,
+    ): Promise<Set<number>> {
+      const mine = sql`select ${workspaceMembersTable.workspaceId} from ${workspaceMembersTable} where ${workspaceMembersTable.userId} = ${actor.userId}`;
+      const colleague = sql`exists (select 1 from ${workspaceMembersTable} where ${workspaceMembersTable.userId} = ${usersTable.id} and ${workspaceMembersTable.workspaceId} in (${mine}))`;
+      const currentOwner =
+        mapId === undefined
+          ? sql`false`
+          : sql`exists (select 1 from ${mapOwnersTable} where ${mapOwnersTable.mapId} = ${mapId} and ${mapOwnersTable.userId} = ${usersTable.id})`;
       return foundIds(
         tx
           .select({ id: usersTable.id })
           .from(usersTable)
-          .where(and(anyOf(usersTable.id, ids), isNull(usersTable.deletedAt)))
-          .for('key share'),
+          .where(
+            and(
+              anyOf(usersTable.id, ids),
+              isNull(usersTable.deletedAt),
+              sql`(${usersTable.id} = ${actor.userId} or ${colleague} or ${currentOwner})`,
+            ),
+          )
+          .for('key share', { of: usersTable }),
       );
     },
 

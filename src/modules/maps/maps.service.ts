@@ -34,7 +34,7 @@ function describeIds(ids: number[]): string {
 // Unknown ids and ids the caller may not reach get the same message (decisions §2: another
 // user's resource answers exactly as a missing one).
 const refusedMessages: Record<MapLinkKind, (ids: number[]) => string> = {
-  owners: (ids) => `These users do not exist: ${describeIds(ids)}.`,
+  owners: (ids) => `These users do not exist or share no workspace with you: ${describeIds(ids)}.`,
   workspaces: (ids) => `These workspaces do not exist or you are not a member of them: ${describeIds(ids)}.`,
   sets: (ids) =>
     `These sets do not exist or are not in a workspace you are a member of: ${describeIds(ids)}.`,
@@ -69,10 +69,16 @@ export function createMapsService({ db, maps }: MapsServiceDeps) {
   }
 
   /** Ids of `ids` the caller may link through `kind`. */
-  function acceptable(tx: Executor, actor: Actor, kind: MapLinkKind, ids: number[]): Promise<Set<number>> {
+  function acceptable(
+    tx: Executor,
+    actor: Actor,
+    kind: MapLinkKind,
+    ids: number[],
+    mapId: number | undefined,
+  ): Promise<Set<number>> {
     switch (kind) {
       case 'owners':
-        return maps.activeUserIds(ids, tx);
+        return maps.eligibleOwnerIds(actor, ids, mapId, tx);
       case 'workspaces':
         return maps.accessibleWorkspaceIds(actor, ids, tx);
       case 'sets':
@@ -93,7 +99,7 @@ export function createMapsService({ db, maps }: MapsServiceDeps) {
     for (const kind of linkKinds) {
       const ids = lists[kind];
       if (!ids || ids.length === 0) continue;
-      const accepted = await acceptable(tx, actor, kind, ids);
+      const accepted = await acceptable(tx, actor, kind, ids, mapId);
       let refused = ids.filter((id) => !accepted.has(id));
       if (refused.length > 0 && mapId !== undefined && kind !== 'owners') {
         const linked = await maps.linkedIds(kind, mapId, tx);
