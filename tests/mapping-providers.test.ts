@@ -113,7 +113,7 @@ describe('google (Places API New)', () => {
 });
 
 describe('mapbox (Search Box API)', () => {
-  it('suggests with the token, session, proximity as lng,lat, country, language and limit in the query', async () => {
+  it('suggests with the token, session, proximity as lng,lat, country, ISO 639-1 language and limit in the query', async () => {
     const suggestions = await providers.mapbox.autocomplete(
       {
         q: 'Googleplex',
@@ -297,7 +297,7 @@ describe('tomtom (Search API v2)', () => {
 describe('geoapify', () => {
   it('autocompletes with apiKey, format=json, bias=proximity:lon,lat, filter=countrycode:xx, lang and limit', async () => {
     const suggestions = await providers.geoapify.autocomplete(
-      { q: 'Downing', lat: 51.5, lng: -0.12, country: 'GB', language: 'en', limit: 2 },
+      { q: 'Downing', lat: 51.5, lng: -0.12, country: 'GB', language: 'en-GB', limit: 2 },
       { apiKey: FAKE_KEYS.geoapify },
     );
     expect(suggestions).toEqual([

@@ -94,6 +94,10 @@ export const biasPoint = (input: AutocompleteInput) =>
     ? { lat: input.lat as number, lng: input.lng as number }
     : undefined;
 
+/** `de-DE` -> `de`, for providers that take ISO 639-1 codes only (Mapbox, Geoapify). */
+export const primaryLanguage = (language: string | undefined) =>
+  language?.split(/[-_]/)[0]?.toLowerCase() || undefined;
+
 /** Trims and drops empty strings, so optional fields are absent rather than "". */
 export const presentOrUndefined = (value: string | undefined | null) => {
   const trimmed = value?.trim();

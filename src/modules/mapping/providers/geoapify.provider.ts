@@ -14,6 +14,7 @@ import {
   type PlaceProvider,
   type PlaceProviderOptions,
   presentOrUndefined,
+  primaryLanguage,
 } from '../mapping.types.ts';
 
 const autocompleteSchema = z.object({
@@ -51,7 +52,7 @@ export function createGeoapifyPlaceProvider({ baseUrl, timeoutMs }: PlaceProvide
         // Without it the answer is GeoJSON; the flat "results" list is simpler to read.
         format: 'json',
         limit: input.limit ?? DEFAULT_SUGGESTION_LIMIT,
-        lang: input.language,
+        lang: primaryLanguage(input.language),
         bias: point && `proximity:${point.lng},${point.lat}`,
         filter: input.country && `countrycode:${input.country.toLowerCase()}`,
       });
@@ -64,7 +65,7 @@ export function createGeoapifyPlaceProvider({ baseUrl, timeoutMs }: PlaceProvide
       const url = upstreamUrl(baseUrl, '/v2/place-details', {
         id: input.placeId,
         apiKey: requireApiKey('geoapify', apiKey),
-        lang: input.language,
+        lang: primaryLanguage(input.language),
         features: 'details',
       });
       const { body } = await notFoundOn404('geoapify', requestJson(url, { service, timeoutMs, signal }));

@@ -17,6 +17,7 @@ import {
   type PlaceProvider,
   type PlaceProviderOptions,
   presentOrUndefined,
+  primaryLanguage,
 } from '../mapping.types.ts';
 
 const API = '/search/searchbox/v1';
@@ -71,7 +72,7 @@ export function createMapboxPlaceProvider({ baseUrl, timeoutMs }: PlaceProviderO
         session_token: input.sessionToken ?? randomUUID(),
         proximity: point && `${point.lng},${point.lat}`,
         country: input.country?.toLowerCase(),
-        language: input.language,
+        language: primaryLanguage(input.language),
         limit: input.limit ?? DEFAULT_SUGGESTION_LIMIT,
       });
       const { body } = await requestJson(url, { service, timeoutMs, signal });
@@ -83,7 +84,7 @@ export function createMapboxPlaceProvider({ baseUrl, timeoutMs }: PlaceProviderO
       const url = upstreamUrl(baseUrl, `${API}/retrieve/${encodeURIComponent(input.placeId)}`, {
         access_token: requireApiKey('mapbox', apiKey),
         session_token: input.sessionToken ?? randomUUID(),
-        language: input.language,
+        language: primaryLanguage(input.language),
       });
       const { body } = await notFoundOn404('mapbox', requestJson(url, { service, timeoutMs, signal }));
       const [feature] = parseUpstreamBody(service, retrieveSchema, body).features;
