@@ -1,0 +1,46 @@
+// The geocoder chosen by GEOCODER, built once at start: `none` never geocodes, `google` calls
+// the Geocoding API with GEOCODER_API_KEY (base GEOCODER_BASE_URL or Google's host), `photon`
+// calls Photon without a key (base GEOCODER_BASE_URL or PHOTON_URL).
+import { type Config, ConfigError } from '../../config.ts';
+import type { Geocoder } from './geocoding.types.ts';
+import { createGoogleGeocoder } from './google.geocoder.ts';
+import { createPhotonGeocoder } from './photon.geocoder.ts';
+
+export type {
+  GeocodeContext,
+  GeocodePrecision,
+  GeocodeResult,
+  Geocoder,
+} from './geocoding.types.ts';
+export { GEOCODE_PRECISIONS } from './geocoding.types.ts';
+
+export const DEFAULT_GEOCODER_TIMEOUT_MS = 5_000;
+export const GOOGLE_GEOCODING_HOST = 'https://maps.googleapis.com';
+
+const noGeocoder: Geocoder = {
+  kind: 'none',
+  geocode: async () => undefined,
+};
+
+export function createGeocoder(
+  config: Config['geocoder'],
+  photonUrl: string,
+  options: { timeoutMs?: number } = {},
+): Geocoder {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GEOCODER_TIMEOUT_MS;
+  const baseUrl = config.baseUrl?.replace(/\/+$/, '');
+  switch (config.kind) {
+    case 'none':
+      return noGeocoder;
+    case 'google':
+      // Found at start rather than as REQUEST_DENIED on the first import.
+      if (!config.apiKey) throw new ConfigError(['GEOCODER_API_KEY: is required when GEOCODER is google']);
+      return createGoogleGeocoder({
+        baseUrl: baseUrl ?? GOOGLE_GEOCODING_HOST,
+        timeoutMs,
+        apiKey: config.apiKey,
+      });
+    case 'photon':
+      return createPhotonGeocoder({ baseUrl: baseUrl ?? photonUrl.replace(/\/+$/, ''), timeoutMs });
+  }
+}

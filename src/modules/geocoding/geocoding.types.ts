@@ -1,0 +1,40 @@
+// The contract of a geocoder (GEOCODER): one address in, the best point and how precise it is
+// out. Used when AI-drafted locations are imported; the caller keeps only ROOFTOP and
+// RANGE_INTERPOLATED results (decisions §6), so a geocoder reports precision honestly and
+// drops nothing itself. Kept apart from the factory so adapters import it without a cycle.
+
+/** Google's location_type vocabulary, shared by every geocoder. */
+export const GEOCODE_PRECISIONS = [
+  'ROOFTOP',
+  'RANGE_INTERPOLATED',
+  'GEOMETRIC_CENTER',
+  'APPROXIMATE',
+] as const;
+export type GeocodePrecision = (typeof GEOCODE_PRECISIONS)[number];
+
+export interface GeocodeResult {
+  lat: number;
+  lng: number;
+  precision: GeocodePrecision;
+  formatted_address: string;
+}
+
+export interface GeocodeContext {
+  /** The request or job was cancelled: stop waiting for the geocoder. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Resolves undefined when the geocoder finds nothing (or, for `none`, never looks). Geocoder
+ * failures (no connection, timeout, non-2xx, quota or denial reported in the body, a body of
+ * another shape) reject with UpstreamError; a cancelled call with UpstreamError `aborted`.
+ */
+export interface Geocoder {
+  readonly kind: 'none' | 'google' | 'photon';
+  geocode(address: string, context?: GeocodeContext): Promise<GeocodeResult | undefined>;
+}
+
+export interface GeocoderOptions {
+  baseUrl: string;
+  timeoutMs: number;
+}

@@ -1,0 +1,52 @@
+// The keyless geocoder: Photon's best match for the address (GET {base}/api?q=&limit=1, see
+// src/lib/photon.ts). Photon reports no precision, so it is derived from the feature:
+//   - it carries a house number that the address asked for   -> ROOFTOP (an OSM object with
+//     exactly that address: a building, an entrance, an address point);
+//   - it carries another house number                          -> APPROXIMATE (a neighbour
+//     found by fuzzy matching: near, but not the address asked for);
+//   - a street, or a named building or POI without a number    -> GEOMETRIC_CENTER (the centre
+//     of an object, not a checked address);
+//   - anything coarser (locality, district, city, county, state, country, other) -> APPROXIMATE.
+// RANGE_INTERPOLATED is never reported: Photon does not say which house numbers it interpolated.
+// Only ROOFTOP survives the import's filter, so a Photon pin is only set when the number matches.
+import { type PhotonFeature, photonLabel, searchPhoton } from '../../lib/photon.ts';
+import type { GeocodePrecision, Geocoder, GeocoderOptions } from './geocoding.types.ts';
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** "12a" is found in "Hauptstr. 12 a, Berlin" but "1" is not found in "10178 Berlin". */
+export function mentionsHouseNumber(address: string, houseNumber: string): boolean {
+  const pattern = escapeRegExp(houseNumber.trim().toLowerCase())
+    .replace(/\s+/g, '\\s*')
+    .replace(/(\d)(\p{L})/gu, '$1\\s*$2');
+  if (pattern === '') return false;
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${pattern}($|[^\\p{L}\\p{N}])`, 'u').test(address.toLowerCase());
+}
+
+export function photonPrecision(feature: PhotonFeature, address: string): GeocodePrecision {
+  const { type, housenumber } = feature.properties;
+  if (housenumber) return mentionsHouseNumber(address, housenumber) ? 'ROOFTOP' : 'APPROXIMATE';
+  if (type === 'street' || type === 'house') return 'GEOMETRIC_CENTER';
+  return 'APPROXIMATE';
+}
+
+export function createPhotonGeocoder({ baseUrl, timeoutMs }: GeocoderOptions): Geocoder {
+  return {
+    kind: 'photon',
+    async geocode(address, context = {}) {
+      if (address.trim() === '') return undefined;
+      const [best] = await searchPhoton(
+        baseUrl,
+        { q: address, limit: 1 },
+        { service: 'photon', timeoutMs, signal: context.signal },
+      );
+      if (!best) return undefined;
+      return {
+        lat: best.lat,
+        lng: best.lng,
+        precision: photonPrecision(best, address),
+        formatted_address: photonLabel(best.properties),
+      };
+    },
+  };
+}

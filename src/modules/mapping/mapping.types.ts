@@ -1,0 +1,105 @@
+// The contract of the widget's place search: what an autocomplete provider adapter is given and
+// what it answers, whichever provider a finder uses. Adapters live in providers/, one file each;
+// mapping.providers.ts builds them. Kept apart from the factory so adapters can import these
+// types without an import cycle.
+
+/** Every provider a finder can use; `photon` is the keyless default (decisions §6). */
+export const PLACE_PROVIDER_SLUGS = ['google', 'mapbox', 'here', 'tomtom', 'geoapify', 'photon'] as const;
+export type PlaceProviderSlug = (typeof PLACE_PROVIDER_SLUGS)[number];
+
+/** The providers that need the finder's API key. */
+export const KEYED_PLACE_PROVIDER_SLUGS = ['google', 'mapbox', 'here', 'tomtom', 'geoapify'] as const;
+export type KeyedPlaceProviderSlug = (typeof KEYED_PLACE_PROVIDER_SLUGS)[number];
+
+export const DEFAULT_PLACE_PROVIDER: PlaceProviderSlug = 'photon';
+
+export const isPlaceProviderSlug = (value: string): value is PlaceProviderSlug =>
+  (PLACE_PROVIDER_SLUGS as readonly string[]).includes(value);
+
+export interface AutocompleteInput {
+  /** What the visitor typed. */
+  q: string;
+  /** Bias towards this point; used only when both are given. */
+  lat?: number;
+  lng?: number;
+  /** Restrict to one country: ISO 3166-1 alpha-2, either case (the caller validates it). */
+  country?: string;
+  /** BCP 47 language of the answer ("en", "de"), passed to the provider as is. */
+  language?: string;
+  /** Groups the keystrokes and the final lookup of one search for billing (Google, Mapbox). */
+  sessionToken?: string;
+  /** At most this many suggestions; 5 when absent. */
+  limit?: number;
+}
+
+export interface PlaceInput {
+  /** A `place_id` from this provider's autocomplete. */
+  placeId: string;
+  language?: string;
+  /** The token of the autocomplete calls that led here, to close the billing session. */
+  sessionToken?: string;
+}
+
+export interface ProviderContext {
+  /** The finder's decrypted key; required by every provider but Photon. */
+  apiKey?: string;
+  /** The widget's request closed: stop waiting for the provider. */
+  signal?: AbortSignal;
+}
+
+export interface PlaceSuggestion {
+  place_id: string;
+  description: string;
+}
+
+export interface PlaceDetails {
+  lat: number;
+  lng: number;
+  /** The full address on one line, as the provider formats it. */
+  address: string;
+  /** The provider's display name of the place (for a bare address it may repeat the street). */
+  name?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  /** The country's name, as the provider spells it. */
+  country?: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country_code?: string;
+}
+
+/**
+ * One provider behind the widget's search. Failures of the provider (no connection, timeout,
+ * non-2xx, a body of another shape) reject with UpstreamError (a 502 `provider_unavailable`
+ * for the route); a cancelled call with UpstreamError `aborted`. A keyed provider called
+ * without a key rejects with PlaceProviderKeyMissingError before any request; a place id the
+ * provider does not know rejects with PlaceNotFoundError (both in mapping.errors.ts).
+ */
+export interface PlaceProvider {
+  readonly slug: PlaceProviderSlug;
+  autocomplete(input: AutocompleteInput, context: ProviderContext): Promise<PlaceSuggestion[]>;
+  place(input: PlaceInput, context: ProviderContext): Promise<PlaceDetails>;
+}
+
+export interface PlaceProviderOptions {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+export const DEFAULT_SUGGESTION_LIMIT = 5;
+
+/** Coordinates for a bias, only when both are numbers. */
+export const biasPoint = (input: AutocompleteInput) =>
+  Number.isFinite(input.lat) && Number.isFinite(input.lng)
+    ? { lat: input.lat as number, lng: input.lng as number }
+    : undefined;
+
+/** `de-DE` -> `de`, for providers that take ISO 639-1 codes only (Mapbox, Geoapify). */
+export const primaryLanguage = (language: string | undefined) =>
+  language?.split(/[-_]/)[0]?.toLowerCase() || undefined;
+
+/** Trims and drops empty strings, so optional fields are absent rather than "". */
+export const presentOrUndefined = (value: string | undefined | null) => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+};
