@@ -19,6 +19,8 @@ import { createSessionsRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createSessionsService } from './modules/auth/sessions.service.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
+import { createBillingRepository } from './modules/billing/billing.repository.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
@@ -73,7 +75,14 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const sessions = createSessionsRepository(db);
   const workspaces = createWorkspacesRepository(db);
   const locations = createLocationsRepository(db);
-  const usersService = createUsersService({ db, sessions });
+  const billing = createBillingService({
+    db,
+    repository: createBillingRepository(db),
+    settings: config.paddle,
+    logger,
+  });
+  // Deleting an account first ends its Paddle subscription (at the end of the period).
+  const usersService = createUsersService({ db, sessions, cancelSubscription: billing.cancelForDeletion });
   const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
   const twoFactor = createTwoFactorService({ db, users, secretBox, mailer, loginLimiter });
   const locationsService = createLocationsService({
@@ -83,6 +92,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   });
   const services = {
     users: usersService,
+    billing,
     account: createAccountService({ db, redis, users, sessions, usersService }),
     sessions: createSessionsService({ sessions }),
     audit: createAuditService(db),
