@@ -217,6 +217,29 @@ describe('POST /api/billing/checkout', () => {
     });
   });
 
+  it('refuses a second subscription while one has not ended (409), and allows a new one after it ended', async () => {
+    const { user, token } = await customerUser();
+    for (const status of ['active', 'trialing', 'past_due', 'paused']) {
+      await ctx.deps.db
+        .update(usersTable)
+        .set({ paddleSubscriptionId: paddleId('sub'), paddleStatus: status })
+        .where(eq(usersTable.id, user.id));
+      const requests = await paddleRequestsDuring(async () => {
+        const res = await call('POST', '/billing/checkout', token, { price_id: paddle.prices.premium });
+        expect(res.statusCode, status).toBe(409);
+        expect(res.json()).toEqual({
+          message: 'There is already a subscription. Change or cancel it in the customer portal.',
+          code: 'conflict',
+        });
+      });
+      expect(requests, status).toEqual([]);
+    }
+    await ctx.deps.db.update(usersTable).set({ paddleStatus: 'canceled' }).where(eq(usersTable.id, user.id));
+    expect(
+      (await call('POST', '/billing/checkout', token, { price_id: paddle.prices.premium })).statusCode,
+    ).toBe(200);
+  });
+
   it('answers 401 without a token and calls no one', async () => {
     const requests = await paddleRequestsDuring(async () => {
       const res = await call('POST', '/billing/checkout', undefined, { price_id: paddle.prices.bronze });

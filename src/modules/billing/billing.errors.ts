@@ -23,6 +23,10 @@ export const createCheckoutUnavailableError = () =>
 export const createPriceNotAvailableError = () =>
   createFieldError('price_id', 'The selected price_id is invalid.');
 
+/** A second checkout would start a second subscription, billed next to the first. */
+export const createSubscriptionExistsError = () =>
+  createConflictError('There is already a subscription. Change or cancel it in the customer portal.');
+
 /** The portal needs a Paddle customer, which the first checkout creates. */
 export const createNoBillingAccountError = () =>
   createConflictError('There is no billing account yet. Start a checkout first.');

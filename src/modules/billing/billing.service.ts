@@ -22,6 +22,7 @@ import {
   createNoBillingAccountError,
   createPaddleUnavailableError,
   createPriceNotAvailableError,
+  createSubscriptionExistsError,
   createUnreadableEventError,
 } from './billing.errors.ts';
 import type { BillingRepository } from './billing.repository.ts';
@@ -146,11 +147,15 @@ export function createBillingService({ db, repository, settings, logger }: Billi
 
     /**
      * A Paddle transaction for one of the offered prices, carrying `custom_data.user_id`, and
-     * the link to pay it. The subscription itself arrives later, through the webhook.
+     * the link to pay it. The subscription itself arrives later, through the webhook. Refused
+     * (409) while the user has a subscription that has not ended.
      */
     async checkout(user: UserRow, body: CheckoutBody): Promise<{ checkout_url: string }> {
       const api = paddle();
       if (!offeredPrices.includes(body.price_id)) throw createPriceNotAvailableError();
+      // A plan change goes through the portal: another checkout would bill a second subscription.
+      if (user.paddleSubscriptionId && isLiveSubscription(user.paddleStatus))
+        throw createSubscriptionExistsError();
       const customerId = await customerOf(api, user);
       let checkoutUrl: string | null | undefined;
       try {
