@@ -80,6 +80,8 @@ export const envSchema = z.object({
   PADDLE_WEBHOOK_SECRET: optionalString,
   PADDLE_PRICE_BRONZE: optionalString,
   PADDLE_PRICE_PREMIUM: optionalString,
+  /** Bound of each call to the Paddle API, connection to last byte. */
+  PADDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   SMTP_URL: optionalString.pipe(
     z
       .string()
@@ -172,6 +174,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       webhookSecret: env.PADDLE_WEBHOOK_SECRET,
       priceBronze: env.PADDLE_PRICE_BRONZE,
       pricePremium: env.PADDLE_PRICE_PREMIUM,
+      timeoutMs: env.PADDLE_TIMEOUT_MS,
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     logLevel: env.LOG_LEVEL,

@@ -24,6 +24,8 @@ import { createSessionsRepository } from './modules/auth/sessions.repository.ts'
 import { createSessionsService } from './modules/auth/sessions.service.ts';
 import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
 import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
+import { createBillingRepository } from './modules/billing/billing.repository.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
@@ -80,10 +82,18 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const sessions = createSessionsRepository(db);
   const workspaces = createWorkspacesRepository(db);
   const locations = createLocationsRepository(db);
+  const billing = createBillingService({
+    db,
+    repository: createBillingRepository(db),
+    settings: config.paddle,
+    logger,
+  });
   const usersService = createUsersService({
     db,
     users,
     revokeSessions: (userId, at, tx) => sessions.revokeAllForUser(userId, at, undefined, tx),
+    // Deleting an account first ends its Paddle subscription (at the end of the period).
+    cancelSubscription: billing.cancelForDeletion,
   });
   const twoFactorCodes = createTwoFactorRepository(db);
   const invites = createInvitesRepository(db);
@@ -106,6 +116,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   });
   const services = {
     users: usersService,
+    billing,
     account: createAccountService({
       db,
       users,

@@ -6,6 +6,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
@@ -37,6 +38,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(customFieldsRoutes, { prefix: '/admin/custom-field-definitions', scope: adminScope });
 
   await app.register(mapsRoutes, { prefix: '/maps' });
+  await app.register(billingRoutes);
 
   for (const [prefix, scope] of [
     ['', memberScope],

@@ -29,6 +29,12 @@ export const usersTable = pgTable(
     paddlePriceId: text(),
     paddleStatus: text(),
     paddleNextBilledAt: timestamptz(),
+    /**
+     * When the subscription state above was true at Paddle (the `occurred_at` of the last applied
+     * webhook event, or the `updated_at` of a synced subscription). Events arrive out of order;
+     * one older than this is stored but not applied.
+     */
+    paddleSubscriptionUpdatedAt: timestamptz(),
     // Second factor (decisions §4). The TOTP secret is encrypted with APP_KEY.
     totpSecretEncrypted: text(),
     totpPendingSecretEncrypted: text(),

@@ -1,0 +1,79 @@
+// Request and response shapes of /billing/* and /webhooks/paddle (spec §4 Billing, decisions §7).
+import { z } from 'zod';
+import { subscriptionStatuses, subscriptionTiers, type UserRow } from '../users/users.table.ts';
+import type { PaddleTransaction } from './paddle.client.ts';
+
+export const checkoutBodySchema = z.object({
+  price_id: z
+    .string({ error: 'The price_id field is required.' })
+    .trim()
+    .min(1, 'The price_id field is required.')
+    .max(255, 'The price_id may not be greater than 255 characters.'),
+});
+export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
+
+export const checkoutSchema = z.object({ checkout_url: z.string() });
+export const portalSchema = z.object({ portal_url: z.string() });
+
+/** The user's billing fields, as in the user payload (GET /me). */
+export const billingFieldsSchema = z.object({
+  subscription_status: z.enum(subscriptionStatuses),
+  subscription_tier: z.enum(subscriptionTiers),
+  trial_ends_at: z.string().nullable(),
+  paddle_customer_id: z.string().nullable(),
+  paddle_subscription_id: z.string().nullable(),
+  paddle_price_id: z.string().nullable(),
+  paddle_status: z.string().nullable(),
+  paddle_next_billed_at: z.string().nullable(),
+});
+export type BillingFields = z.infer<typeof billingFieldsSchema>;
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+export const toBillingFields = (user: UserRow): BillingFields => ({
+  subscription_status: user.subscriptionStatus,
+  subscription_tier: user.subscriptionTier,
+  trial_ends_at: iso(user.trialEndsAt),
+  paddle_customer_id: user.paddleCustomerId,
+  paddle_subscription_id: user.paddleSubscriptionId,
+  paddle_price_id: user.paddlePriceId,
+  paddle_status: user.paddleStatus,
+  paddle_next_billed_at: iso(user.paddleNextBilledAt),
+});
+
+/** Invoice (spec §2 "Other response shapes"): amount in the currency's smallest unit (cents). */
+export const invoiceSchema = z.object({
+  id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+/** A Paddle transaction as an invoice: billed_at is when it became one (created_at before that). */
+export function toInvoice(transaction: PaddleTransaction): Invoice {
+  const totals = transaction.details?.totals;
+  const amount = Number.parseInt(totals?.grand_total || totals?.total || '0', 10);
+  return {
+    id: transaction.id,
+    amount: Number.isSafeInteger(amount) ? amount : 0,
+    currency: transaction.currency_code,
+    status: transaction.status,
+    created_at: new Date(transaction.billed_at ?? transaction.created_at).toISOString(),
+  };
+}
+
+/** A Paddle transaction id (`txn_` + 26 lowercase letters and digits); anything else is a 404. */
+export const invoicePdfParamsSchema = z.object({
+  transactionId: z.string().regex(/^txn_[a-z\d]{26}$/),
+});
+
+export const invoicePdfSchema = z.object({ url: z.string() });
+
+export const webhookAckSchema = z.object({
+  received: z.literal(true),
+  /** True when the event id was already stored: acknowledged, with no second effect. */
+  duplicate: z.boolean(),
+});
+export type WebhookAck = z.infer<typeof webhookAckSchema>;
