@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { cdnRoutes } from './lib/cdn.routes.ts';
 import { createRateLimitedError } from './lib/errors.ts';
+import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
 import { apiRoutes } from './routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   await app.register(apiRoutes, { prefix: '/api' });
   if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
+  await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl });
 
   return app;
 }

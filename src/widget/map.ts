@@ -1,0 +1,221 @@
+// The map beside the list: Leaflet with tiles from the finder's URL template, and the current
+// results clustered by supercluster, so only the clusters and markers in view exist as DOM
+// (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names; a
+// marker's click selects its location, a cluster's zooms in.
+import {
+  divIcon,
+  type LatLngBoundsExpression,
+  type LatLngExpression,
+  type Map as LeafletMap,
+  layerGroup,
+  map as leafletMap,
+  marker,
+  tileLayer,
+} from 'leaflet';
+import Supercluster from 'supercluster';
+import { hasPosition } from './distance.ts';
+import { h } from './dom.ts';
+import type { Translate } from './i18n.ts';
+import type { WidgetSettings } from './settings.ts';
+import type { FinderLocation, LatLng, Origin } from './types.ts';
+
+export interface MapView {
+  /** The locations to show (indexes into the payload's locations). */
+  setResults(indexes: readonly number[]): void;
+  /** Highlights a location and brings it into view; null clears the highlight. */
+  setSelected(index: number | null): void;
+  /** Marks the search position and frames it with the nearest results. */
+  setOrigin(origin: Origin | null, nearest: readonly number[]): void;
+}
+
+export interface MapViewOptions {
+  container: HTMLElement;
+  locations: readonly FinderLocation[];
+  settings: WidgetSettings;
+  t: Translate;
+  reducedMotion: boolean;
+  onSelect(index: number): void;
+}
+
+const CLUSTER_MAX_ZOOM = 14;
+const SELECTED_ZOOM = 15;
+const FIT_OPTIONS = { padding: [32, 32] as [number, number], maxZoom: CLUSTER_MAX_ZOOM };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Leaflet renders attributions as HTML; the finder's text is escaped, its link checked. */
+function attributionHtml(settings: WidgetSettings): string {
+  const text = escapeHtml(settings.tileAttribution);
+  if (!text || !settings.tileAttributionUrl) return text;
+  return `<a href="${escapeHtml(settings.tileAttributionUrl)}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+}
+
+function srText(text: string): HTMLElement {
+  return h('span', { class: 'lf-sr' }, [text]);
+}
+
+function boundsOf(points: LatLng[]): LatLngBoundsExpression | undefined {
+  if (points.length === 0) return undefined;
+  let [south, west, north, east] = [90, 180, -90, -180];
+  for (const { lat, lng } of points) {
+    south = Math.min(south, lat);
+    north = Math.max(north, lat);
+    west = Math.min(west, lng);
+    east = Math.max(east, lng);
+  }
+  return [
+    [south, west],
+    [north, east],
+  ];
+}
+
+export function createMapView(options: MapViewOptions): MapView {
+  const { container, locations, settings, t, reducedMotion, onSelect } = options;
+  const animate = !reducedMotion;
+  const map: LeafletMap = leafletMap(container, {
+    zoomAnimation: animate,
+    fadeAnimation: animate,
+    markerZoomAnimation: animate,
+    minZoom: 1,
+    worldCopyJump: true,
+  });
+  map.attributionControl.setPrefix(
+    '<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>',
+  );
+  tileLayer(settings.tileUrl, { attribution: attributionHtml(settings), maxZoom: 19 }).addTo(map);
+
+  const markers = layerGroup().addTo(map);
+  const originLayer = layerGroup().addTo(map);
+  let index = new Supercluster<{ i: number }>({ radius: 56, maxZoom: CLUSTER_MAX_ZOOM });
+  let selected: number | null = null;
+  let hasView = false;
+
+  const pointIcon = (i: number) => {
+    const location = locations[i] as FinderLocation;
+    const pin = h('span', { class: 'lf-pin', 'aria-hidden': 'true' });
+    return divIcon({
+      className: `lf-marker${i === selected ? ' lf-marker--selected' : ''}`,
+      html: h('span', {}, [pin, srText(location.title)]),
+      iconSize: [28, 28],
+      iconAnchor: [14, 14],
+    });
+  };
+
+  const clusterIcon = (count: number) => {
+    const size = count < 100 ? 36 : count < 1000 ? 44 : 52;
+    return divIcon({
+      className: 'lf-cluster',
+      html: h('span', {}, [
+        h('span', { 'aria-hidden': 'true' }, [count.toLocaleString()]),
+        srText(t('cluster', { count })),
+      ]),
+      iconSize: [size, size],
+    });
+  };
+
+  const render = () => {
+    if (!hasView) return;
+    const bounds = map.getBounds();
+    const zoom = Math.round(map.getZoom());
+    markers.clearLayers();
+    const features = index.getClusters(
+      [bounds.getWest(), Math.max(-85, bounds.getSouth()), bounds.getEast(), Math.min(85, bounds.getNorth())],
+      zoom,
+    );
+    for (const feature of features) {
+      const [lng, lat] = feature.geometry.coordinates as [number, number];
+      const properties = feature.properties;
+      if ('cluster' in properties && properties.cluster) {
+        const clusterId = properties.cluster_id;
+        marker([lat, lng], { icon: clusterIcon(properties.point_count), keyboard: true })
+          .on('click', () => {
+            const zoomTo = Math.min(index.getClusterExpansionZoom(clusterId), map.getMaxZoom());
+            map.setView([lat, lng], zoomTo, { animate });
+          })
+          .addTo(markers);
+      } else {
+        const i = (properties as { i: number }).i;
+        marker([lat, lng], {
+          icon: pointIcon(i),
+          keyboard: true,
+          zIndexOffset: i === selected ? 1000 : 0,
+          riseOnHover: true,
+        })
+          .on('click', () => onSelect(i))
+          .addTo(markers);
+      }
+    }
+  };
+
+  map.on('moveend', render);
+  // The container changes size with the layout (narrow containers stack list and map).
+  new ResizeObserver(() => map.invalidateSize({ pan: false })).observe(container);
+
+  const frame = (target: LatLngBoundsExpression | undefined) => {
+    if (target) map.fitBounds(target, { ...FIT_OPTIONS, animate });
+    else if (settings.defaultCenter) map.setView(settings.defaultCenter, settings.defaultZoom, { animate });
+    else map.setView([20, 0], 2, { animate });
+    hasView = true;
+  };
+
+  return {
+    setResults(indexes) {
+      const features = [];
+      const points: LatLng[] = [];
+      for (const i of indexes) {
+        const location = locations[i] as FinderLocation;
+        if (!hasPosition(location)) continue;
+        points.push(location);
+        features.push({
+          type: 'Feature' as const,
+          properties: { i },
+          geometry: { type: 'Point' as const, coordinates: [location.lng, location.lat] },
+        });
+      }
+      index = new Supercluster<{ i: number }>({ radius: 56, maxZoom: CLUSTER_MAX_ZOOM }).load(features);
+      if (!hasView) {
+        if (settings.defaultCenter) {
+          map.setView(settings.defaultCenter, settings.defaultZoom, { animate: false });
+          hasView = true;
+        } else frame(boundsOf(points));
+      }
+      render();
+    },
+
+    setSelected(i) {
+      selected = i;
+      const location = i === null ? undefined : locations[i];
+      if (location && hasPosition(location)) {
+        const target: LatLngExpression = [location.lat, location.lng];
+        const zoom = Math.max(map.getZoom(), SELECTED_ZOOM);
+        if (!map.getBounds().contains(target) || map.getZoom() < SELECTED_ZOOM) {
+          map.setView(target, zoom, { animate });
+          return; // moveend draws the markers, the selected one highlighted
+        }
+      }
+      render();
+    },
+
+    setOrigin(origin, nearest) {
+      originLayer.clearLayers();
+      if (!origin) return;
+      marker([origin.lat, origin.lng], {
+        icon: divIcon({
+          className: 'lf-origin',
+          html: h('span', {}, [srText(t('youAreHere'))]),
+          iconSize: [18, 18],
+        }),
+        interactive: false,
+        keyboard: false,
+      }).addTo(originLayer);
+      const points: LatLng[] = [origin];
+      for (const i of nearest.slice(0, 5)) {
+        const location = locations[i] as FinderLocation;
+        if (hasPosition(location)) points.push(location);
+      }
+      frame(boundsOf(points));
+    },
+  };
+}
