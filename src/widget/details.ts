@@ -1,7 +1,7 @@
 // One location's details: title, image, address, distance, contact links (tel:, mailto:,
 // website), a directions link, the finder's custom fields under their labels, and its tags
 // and sets. Links that leave the page report a `click` event.
-import { h, safeHttpUrl, telHref, uniqueId } from './dom.ts';
+import { h, isolated, safeHttpUrl, telHref, uniqueId } from './dom.ts';
 import type { MessageKey, Translate } from './i18n.ts';
 import type { CustomFieldDefinition, FinderLocation, FinderPayload } from './types.ts';
 
@@ -17,7 +17,7 @@ export interface DetailsContext {
 
 function externalLink(href: string, text: string, t: Translate, className = 'lf-link'): HTMLAnchorElement {
   return h('a', { href, class: className, target: '_blank', rel: 'noopener noreferrer' }, [
-    text,
+    isolated(text),
     h('span', { class: 'lf-sr' }, [` ${t('newTab')}`]),
   ]);
 }
@@ -32,30 +32,32 @@ function customValue(
     return null;
   }
   const text = Array.isArray(value) ? value.map(String).join(', ') : String(value);
+  // Phone numbers, addresses and links read left to right whatever the layout's direction.
+  const ltr = { dir: 'ltr', class: 'lf-link' };
   switch (definition.type) {
     case 'boolean':
       return document.createTextNode(t(value === true || value === 'true' || value === 1 ? 'yes' : 'no'));
     case 'number': {
       const number = Number(value);
-      return document.createTextNode(Number.isFinite(number) ? number.toLocaleString(language) : text);
+      return isolated(Number.isFinite(number) ? number.toLocaleString(language) : text);
     }
     case 'date': {
       const date = new Date(text);
       const shown = Number.isNaN(date.getTime())
         ? text
         : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
-      return document.createTextNode(shown);
+      return isolated(shown);
     }
     case 'url': {
       const href = safeHttpUrl(text);
-      return href ? externalLink(href, text, t) : document.createTextNode(text);
+      return href ? externalLink(href, text, t) : isolated(text);
     }
     case 'email':
-      return h('a', { href: `mailto:${text}`, class: 'lf-link' }, [text]);
+      return h('a', { ...ltr, href: `mailto:${text}` }, [text]);
     case 'phone':
-      return h('a', { href: telHref(text), class: 'lf-link' }, [text]);
+      return h('a', { ...ltr, href: telHref(text) }, [text]);
     default:
-      return document.createTextNode(text);
+      return isolated(text);
   }
 }
 
@@ -97,7 +99,9 @@ export function renderDetails(location: FinderLocation, context: DetailsContext)
   }
   const website = safeHttpUrl(location.website);
   if (website) {
-    fields.push(row(label('website'), externalLink(website, new URL(website).host.replace(/^www\./, ''), t)));
+    const { host, pathname } = new URL(website);
+    const shown = host.replace(/^www\./, '') + (pathname === '/' ? '' : pathname.replace(/\/$/, ''));
+    fields.push(row(label('website'), externalLink(website, shown, t)));
   }
   for (const definition of payload.custom_fields) {
     const value = customValue(definition, location.custom_fields[definition.name], context);
@@ -118,7 +122,9 @@ export function renderDetails(location: FinderLocation, context: DetailsContext)
     : undefined;
 
   const headingId = uniqueId('details-title');
-  const heading = h('h2', { id: headingId, class: 'lf-details-title', tabindex: '-1' }, [location.title]);
+  const heading = h('h2', { id: headingId, class: 'lf-details-title', tabindex: '-1' }, [
+    isolated(location.title),
+  ]);
   const close = h('button', { type: 'button', class: 'lf-button lf-close' }, [
     h('span', { 'aria-hidden': 'true' }, ['× ']),
     t('closeDetails'),
@@ -127,7 +133,7 @@ export function renderDetails(location: FinderLocation, context: DetailsContext)
 
   const element = h('article', { class: 'lf-details', 'aria-labelledby': headingId }, [
     h('div', { class: 'lf-details-head' }, [heading, close]),
-    distance ? h('p', { class: 'lf-distance' }, [t('distance', { distance })]) : null,
+    distance ? h('p', { class: 'lf-distance' }, [isolated(t('distance', { distance }))]) : null,
     image
       ? h('img', {
           class: 'lf-image',
@@ -136,13 +142,13 @@ export function renderDetails(location: FinderLocation, context: DetailsContext)
           loading: 'lazy',
         })
       : null,
-    location.description ? h('p', { class: 'lf-description' }, [location.description]) : null,
+    location.description ? h('p', { class: 'lf-description' }, [isolated(location.description)]) : null,
     fields.length > 0 ? h('dl', { class: 'lf-fields' }, fields) : null,
     chips.length > 0
       ? h(
           'ul',
           { class: 'lf-chips' },
-          chips.map((name) => h('li', {}, [name])),
+          chips.map((name) => h('li', {}, [isolated(name)])),
         )
       : null,
     directions

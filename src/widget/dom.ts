@@ -23,6 +23,12 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Text from the payload, isolated (<bdi>): a Latin address, a phone number or "1.2 km" keeps
+ * its own order inside a right-to-left layout instead of being reordered around it.
+ */
+export const isolated = (text: string) => h('bdi', {}, [text]);
+
 /** Only http(s) links from the payload become hrefs: no javascript: or data: URLs. */
 export function safeHttpUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;

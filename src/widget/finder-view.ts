@@ -8,7 +8,7 @@ import type { LoadResult } from './data.ts';
 import { deepLinkKey, readViewState, type ViewState, writeViewState } from './deep-link.ts';
 import { renderDetails } from './details.ts';
 import { createDistanceFormatter, distanceKm, hasPosition } from './distance.ts';
-import { h } from './dom.ts';
+import { h, isolated } from './dom.ts';
 import type { Endpoints } from './endpoints.ts';
 import { createLocationFilter, emptySelection, replaceSelection } from './filter.ts';
 import { createFiltersPanel } from './filters-panel.ts';
@@ -130,12 +130,12 @@ function createFinderView(options: {
       const i = results[position] as number;
       const location = locations[i] as FinderLocation;
       const parts: Node[] = [
-        h('span', { class: 'lf-row-title' }, [location.title]),
-        h('span', { class: 'lf-row-address' }, [addressLine(location)]),
+        h('span', { class: 'lf-row-title' }, [isolated(location.title)]),
+        h('span', { class: 'lf-row-address' }, [isolated(addressLine(location))]),
       ];
       const km = distances?.[i];
       if (km !== undefined && Number.isFinite(km)) {
-        parts.push(h('span', { class: 'lf-row-distance' }, [formatDistance(km)]));
+        parts.push(h('span', { class: 'lf-row-distance' }, [isolated(formatDistance(km))]));
       }
       button.replaceChildren(...parts);
       if (i === selected) button.setAttribute('aria-current', 'true');
@@ -193,7 +193,8 @@ function createFinderView(options: {
   });
 
   const mapElement = settings.showMap
-    ? h('div', { class: 'lf-map', dir: 'ltr', role: 'region', 'aria-label': t('map') })
+    ? // A group, not a landmark: two widgets on a page would otherwise have two identical ones.
+      h('div', { class: 'lf-map', dir: 'ltr', role: 'group', 'aria-label': t('map') })
     : null;
   const root = h(
     'section',

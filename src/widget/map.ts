@@ -6,9 +6,11 @@ import {
   divIcon,
   type LatLngBoundsExpression,
   type LatLngExpression,
+  type LeafletKeyboardEvent,
   type Map as LeafletMap,
   layerGroup,
   map as leafletMap,
+  type Marker,
   marker,
   tileLayer,
 } from 'leaflet';
@@ -52,6 +54,16 @@ function attributionHtml(settings: WidgetSettings): string {
   return `<a href="${escapeHtml(settings.tileAttributionUrl)}" target="_blank" rel="noopener noreferrer">${text}</a>`;
 }
 
+/** Markers are role=button; Leaflet lets Enter open popups only, so both keys are wired here. */
+function onActivate(target: Marker, action: () => void): Marker {
+  return target.on('click', action).on('keydown', (event) => {
+    const { originalEvent } = event as LeafletKeyboardEvent;
+    if (originalEvent.key !== 'Enter' && originalEvent.key !== ' ') return;
+    originalEvent.preventDefault();
+    action();
+  });
+}
+
 function srText(text: string): HTMLElement {
   return h('span', { class: 'lf-sr' }, [text]);
 }
@@ -80,6 +92,9 @@ export function createMapView(options: MapViewOptions): MapView {
     markerZoomAnimation: animate,
     minZoom: 1,
     worldCopyJump: true,
+    // Leaflet would listen on window (and mark it with a global); the ResizeObserver below
+    // follows the container itself, which is what matters in a host page.
+    trackResize: false,
   });
   map.attributionControl.setPrefix(
     '<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>',
@@ -129,22 +144,19 @@ export function createMapView(options: MapViewOptions): MapView {
       const properties = feature.properties;
       if ('cluster' in properties && properties.cluster) {
         const clusterId = properties.cluster_id;
-        marker([lat, lng], { icon: clusterIcon(properties.point_count), keyboard: true })
-          .on('click', () => {
-            const zoomTo = Math.min(index.getClusterExpansionZoom(clusterId), map.getMaxZoom());
-            map.setView([lat, lng], zoomTo, { animate });
-          })
-          .addTo(markers);
+        onActivate(marker([lat, lng], { icon: clusterIcon(properties.point_count), keyboard: true }), () => {
+          const zoomTo = Math.min(index.getClusterExpansionZoom(clusterId), map.getMaxZoom());
+          map.setView([lat, lng], zoomTo, { animate });
+        }).addTo(markers);
       } else {
         const i = (properties as { i: number }).i;
-        marker([lat, lng], {
+        const point = marker([lat, lng], {
           icon: pointIcon(i),
           keyboard: true,
           zIndexOffset: i === selected ? 1000 : 0,
           riseOnHover: true,
-        })
-          .on('click', () => onSelect(i))
-          .addTo(markers);
+        });
+        onActivate(point, () => onSelect(i)).addTo(markers);
       }
     }
   };
