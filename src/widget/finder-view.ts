@@ -14,6 +14,7 @@ import { createLocationFilter, emptySelection, replaceSelection } from './filter
 import { createFiltersPanel } from './filters-panel.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
 import { createMapView, type MapView } from './map.ts';
+import { LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
 import { createPlaceSearch } from './places.ts';
 import { createSearchBox } from './search-box.ts';
 import { parseSettings } from './settings.ts';
@@ -22,7 +23,6 @@ import { VirtualList } from './virtual-list.ts';
 import widgetCss from './widget.css';
 
 const ROW_HEIGHT = 76;
-export const READY_EVENT = 'locationfinder:ready';
 
 export interface MountOptions {
   host: HTMLElement;
@@ -116,7 +116,6 @@ function createFinderView(options: {
   let order: number[] = natural;
   let results: number[] = [];
   let selected: number | null = null;
-  let mapFrame = 0;
   let ready = false;
 
   // The DOM.
@@ -260,12 +259,9 @@ function createFinderView(options: {
     status.textContent = origin
       ? t('resultsNear', { count: results.length, place: origin.label })
       : t('results', { count: results.length });
-    if (map) {
-      cancelAnimationFrame(mapFrame);
-      // The list answers first; the map's clusters are rebuilt in the next frame.
-      if (ready) mapFrame = requestAnimationFrame(() => map.setResults(results));
-      else map.setResults(results);
-    }
+    // The result set depends on the filters only (a search changes its order), hence the key.
+    const key = [[...selection.tags].sort(), [...selection.sets].sort(), [...selection.refinements].sort()];
+    map?.setResults(results, JSON.stringify(key));
     if (ready) writeHash();
   }
 
@@ -356,7 +352,7 @@ function createFinderView(options: {
     }
   });
 
-  performance.mark('location-finder:list-rendered', { detail: { token } });
+  performance.mark(LIST_RENDERED_MARK, { detail: { token } });
   host.dispatchEvent(
     new CustomEvent(READY_EVENT, {
       bubbles: true,

@@ -1,7 +1,9 @@
 // The map beside the list: Leaflet with tiles from the finder's URL template, and the current
 // results clustered by supercluster, so only the clusters and markers in view exist as DOM
 // (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names; a
-// marker's click selects its location, a cluster's zooms in.
+// marker's click selects its location, a cluster's zooms in. Building a cluster index is the
+// costly part (tens of ms at 10,000 points), so it runs in the frame after the list has been
+// drawn, and the last few indexes are kept by filter selection: toggling a filter back is free.
 import {
   divIcon,
   type LatLngBoundsExpression,
@@ -18,12 +20,16 @@ import Supercluster from 'supercluster';
 import { hasPosition } from './distance.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
+import { MAP_RENDERED_MARK } from './marks.ts';
 import type { WidgetSettings } from './settings.ts';
 import type { FinderLocation, LatLng, Origin } from './types.ts';
 
 export interface MapView {
-  /** The locations to show (indexes into the payload's locations). */
-  setResults(indexes: readonly number[]): void;
+  /**
+   * The locations to show (indexes into the payload's locations); `key` names the set (the
+   * filter selection), so an index built for the same key before is reused.
+   */
+  setResults(indexes: readonly number[], key: string): void;
   /** Highlights a location and brings it into view; null clears the highlight. */
   setSelected(index: number | null): void;
   /** Marks the search position and frames it with the nearest results. */
@@ -39,8 +45,14 @@ export interface MapViewOptions {
   onSelect(index: number): void;
 }
 
-const CLUSTER_MAX_ZOOM = 14;
+// Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
+// above cost most of the index's build time and rarely hold more than a few dozen markers.
+const CLUSTER_MAX_ZOOM = 12;
 const SELECTED_ZOOM = 15;
+const CACHED_INDEXES = 8;
+// Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
+// locations across a continent), so fewer, larger clusters.
+const CLUSTER_RADIUS = 80;
 const FIT_OPTIONS = { padding: [32, 32] as [number, number], maxZoom: CLUSTER_MAX_ZOOM };
 
 function escapeHtml(text: string): string {
@@ -103,9 +115,36 @@ export function createMapView(options: MapViewOptions): MapView {
 
   const markers = layerGroup().addTo(map);
   const originLayer = layerGroup().addTo(map);
-  let index = new Supercluster<{ i: number }>({ radius: 56, maxZoom: CLUSTER_MAX_ZOOM });
+  const indexes = new Map<string, Supercluster<{ i: number }>>();
+  let index: Supercluster<{ i: number }> | undefined;
   let selected: number | null = null;
   let hasView = false;
+  let pending = 0;
+  let drawn = false;
+
+  const buildIndex = (shown: readonly number[], key: string) => {
+    let built = indexes.get(key);
+    if (built) {
+      indexes.delete(key); // re-inserted below: the Map's order is the recency order
+    } else {
+      const features = [];
+      for (const i of shown) {
+        const location = locations[i] as FinderLocation;
+        if (!hasPosition(location)) continue;
+        features.push({
+          type: 'Feature' as const,
+          properties: { i },
+          geometry: { type: 'Point' as const, coordinates: [location.lng, location.lat] },
+        });
+      }
+      built = new Supercluster<{ i: number }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM }).load(
+        features,
+      );
+    }
+    indexes.set(key, built);
+    if (indexes.size > CACHED_INDEXES) indexes.delete(indexes.keys().next().value as string);
+    return built;
+  };
 
   const pointIcon = (i: number) => {
     const location = locations[i] as FinderLocation;
@@ -131,11 +170,12 @@ export function createMapView(options: MapViewOptions): MapView {
   };
 
   const render = () => {
-    if (!hasView) return;
+    const clusters = index;
+    if (!hasView || !clusters) return;
     const bounds = map.getBounds();
     const zoom = Math.round(map.getZoom());
     markers.clearLayers();
-    const features = index.getClusters(
+    const features = clusters.getClusters(
       [bounds.getWest(), Math.max(-85, bounds.getSouth()), bounds.getEast(), Math.min(85, bounds.getNorth())],
       zoom,
     );
@@ -145,7 +185,7 @@ export function createMapView(options: MapViewOptions): MapView {
       if ('cluster' in properties && properties.cluster) {
         const clusterId = properties.cluster_id;
         onActivate(marker([lat, lng], { icon: clusterIcon(properties.point_count), keyboard: true }), () => {
-          const zoomTo = Math.min(index.getClusterExpansionZoom(clusterId), map.getMaxZoom());
+          const zoomTo = Math.min(clusters.getClusterExpansionZoom(clusterId), map.getMaxZoom());
           map.setView([lat, lng], zoomTo, { animate });
         }).addTo(markers);
       } else {
@@ -158,6 +198,10 @@ export function createMapView(options: MapViewOptions): MapView {
         });
         onActivate(point, () => onSelect(i)).addTo(markers);
       }
+    }
+    if (!drawn) {
+      drawn = true;
+      performance.mark(MAP_RENDERED_MARK);
     }
   };
 
@@ -173,27 +217,26 @@ export function createMapView(options: MapViewOptions): MapView {
   };
 
   return {
-    setResults(indexes) {
-      const features = [];
-      const points: LatLng[] = [];
-      for (const i of indexes) {
-        const location = locations[i] as FinderLocation;
-        if (!hasPosition(location)) continue;
-        points.push(location);
-        features.push({
-          type: 'Feature' as const,
-          properties: { i },
-          geometry: { type: 'Point' as const, coordinates: [location.lng, location.lat] },
-        });
-      }
-      index = new Supercluster<{ i: number }>({ radius: 56, maxZoom: CLUSTER_MAX_ZOOM }).load(features);
+    setResults(shown, key) {
+      // The view is set at once (cheap), so a selection can pan right away; clusters follow.
       if (!hasView) {
         if (settings.defaultCenter) {
           map.setView(settings.defaultCenter, settings.defaultZoom, { animate: false });
           hasView = true;
-        } else frame(boundsOf(points));
+        } else {
+          const points: LatLng[] = [];
+          for (const i of shown) {
+            const location = locations[i] as FinderLocation;
+            if (hasPosition(location)) points.push(location);
+          }
+          frame(boundsOf(points));
+        }
       }
-      render();
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => {
+        index = buildIndex(shown, key);
+        render();
+      });
     },
 
     setSelected(i) {

@@ -76,7 +76,7 @@ export const PLACES = [
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  response.end(JSON.stringify(body));
+  response.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -99,13 +99,17 @@ export async function startWidgetBackend(options: {
   widgetDir: string;
   finders: FakeFinder[];
 }): Promise<WidgetBackend> {
-  const finders = new Map(options.finders.map((finder) => [finder.payload.token, finder]));
+  // Serialized once, as a published file is: a CDN serves bytes, it does not build them.
+  const finders = new Map(
+    options.finders.map((finder) => {
+      const json = JSON.stringify(finder.payload);
+      return [finder.payload.token, { ...finder, json, hash: contentHash(json) }];
+    }),
+  );
   const events: ReceivedAnalytics[] = [];
   let autocompleteFailure: number | null = null;
   let widget: ReturnType<typeof createWidgetBundle> | undefined;
   let base = '';
-
-  const versionOf = (payload: FinderPayload) => contentHash(JSON.stringify(payload));
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', base);
@@ -139,7 +143,7 @@ export async function startWidgetBackend(options: {
     if (pointer) {
       const finder = finders.get(decodeURIComponent(pointer[1] as string));
       if (!finder?.published) return json(response, 404, { message: 'File not found.', code: 'not_found' });
-      const hash = versionOf(finder.payload);
+      const { hash } = finder;
       return json(
         response,
         200,
@@ -155,10 +159,10 @@ export async function startWidgetBackend(options: {
     const versioned = path.match(/^\/cdn\/finders\/([^/]+)\/v\/([0-9a-f]+)\.json$/);
     if (versioned) {
       const finder = finders.get(decodeURIComponent(versioned[1] as string));
-      if (!finder?.published || versionOf(finder.payload) !== versioned[2]) {
+      if (!finder?.published || finder.hash !== versioned[2]) {
         return json(response, 404, { message: 'File not found.', code: 'not_found' });
       }
-      return json(response, 200, finder.payload, { 'cache-control': 'public, max-age=31536000, immutable' });
+      return json(response, 200, finder.json, { 'cache-control': 'public, max-age=31536000, immutable' });
     }
 
     const details = path.match(/^\/api\/ext\/finders\/details\/([^/]+)$/);
@@ -173,7 +177,7 @@ export async function startWidgetBackend(options: {
           code: 'forbidden',
         });
       }
-      return json(response, 200, finder.payload);
+      return json(response, 200, finder.json);
     }
 
     if (path === '/api/mapping/autocomplete') {
