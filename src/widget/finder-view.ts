@@ -164,7 +164,8 @@ function createFinderView(options: {
   });
 
   const locate = h('button', { type: 'button', class: 'lf-button' }, [t('useMyLocation')]);
-  locate.hidden = !('geolocation' in navigator);
+  // Browsers give positions to secure pages only; elsewhere the button could only fail.
+  locate.hidden = !('geolocation' in navigator) || !window.isSecureContext;
   locate.addEventListener('click', () => {
     search.say(t('locating'));
     navigator.geolocation.getCurrentPosition(
