@@ -38,7 +38,7 @@ function hostLanguage(host: HTMLElement): string | null {
 function message(t: Translate, text: string, error: boolean): HTMLElement {
   return h(
     'section',
-    { class: 'lf-root lf-root--no-map', role: 'region', 'aria-label': t('region', { name: '' }) },
+    { class: 'lf-root lf-root--message', role: 'region', 'aria-label': t('regionUnnamed') },
     [
       h('p', { class: `lf-message${error ? ' lf-message--error' : ''}`, role: error ? 'alert' : 'status' }, [
         text,
@@ -57,9 +57,7 @@ export async function mountFinder({ host, token, endpoints, load }: MountOptions
     frame.replaceChildren(message(fallbackT, fallbackT('missingToken'), true));
     return;
   }
-  const loading = message(fallbackT, fallbackT('loading'), false);
-  loading.style.setProperty('height', 'auto');
-  frame.replaceChildren(loading);
+  frame.replaceChildren(message(fallbackT, fallbackT('loading'), false));
 
   const result = await load(token);
   if (!result.ok) {
@@ -67,9 +65,7 @@ export async function mountFinder({ host, token, endpoints, load }: MountOptions
       result.reason === 'forbidden'
         ? fallbackT('forbidden', { origin: window.location.origin })
         : fallbackT(result.reason === 'not_found' ? 'notFound' : 'loadFailed');
-    const failure = message(fallbackT, text, true);
-    failure.style.setProperty('height', 'auto');
-    frame.replaceChildren(failure);
+    frame.replaceChildren(message(fallbackT, text, true));
     return;
   }
   createFinderView({ host, frame, payload: result.payload, token, endpoints });

@@ -7,6 +7,7 @@ type Message = string | { one: string; other: string };
 
 const en = {
   region: 'Store locator: {name}',
+  regionUnnamed: 'Store locator',
   searchLabel: 'Find locations near',
   searchPlaceholder: 'City, address or postcode',
   suggestions: 'Suggestions',
@@ -62,6 +63,7 @@ type Catalog = Partial<Record<MessageKey, Message>>;
 
 const de: Catalog = {
   region: 'Filialsuche: {name}',
+  regionUnnamed: 'Filialsuche',
   searchLabel: 'Standorte finden in der Nähe von',
   searchPlaceholder: 'Stadt, Adresse oder Postleitzahl',
   suggestions: 'Vorschläge',
@@ -115,6 +117,7 @@ const de: Catalog = {
 
 const fr: Catalog = {
   region: 'Localisateur de magasins : {name}',
+  regionUnnamed: 'Localisateur de magasins',
   searchLabel: 'Trouver des adresses près de',
   searchPlaceholder: 'Ville, adresse ou code postal',
   suggestions: 'Suggestions',

@@ -167,7 +167,7 @@ describe('the embed on a customer page', () => {
     const { page } = await stage.open('/refused', html, { otherOrigin: true });
     await widgetsReady(page);
 
-    const alert = page.getByRole('alert');
+    const alert = page.getByRole('region', { name: 'Store locator', exact: true }).getByRole('alert');
     expect(await alert.textContent()).toBe(
       `This store locator is not enabled for this website (${stage.site.otherOrigin}). ` +
         'The site owner can allow it in the finder settings.',
