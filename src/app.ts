@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
+import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { declareErrorResponses, registerErrorHandling } from './plugins/error-handler.ts';
 import { apiRoutes } from './routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   await app.register(apiRoutes, { prefix: '/api' });
   if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
+  await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl });
 
   return app;
 }

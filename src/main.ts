@@ -1,5 +1,9 @@
 // `npm start`: the embedded defaults of decisions §1 (PostgreSQL under .data/ when there is no
-// DATABASE_URL), migrations, then the API and the worker in one process.
+// DATABASE_URL), migrations, then the API and the worker in one process. The widget is built
+// first when its build is missing or older than its sources.
+import { ensureWidgetBuilt } from '../scripts/build-widget.ts';
 import { run } from './run.ts';
+
+await ensureWidgetBuilt();
 
 await run({ migrate: true, api: true, worker: true });

@@ -1,0 +1,162 @@
+// npm run bench:widget-ui: the widget with 10,000 locations in headless Chromium (the system's
+// /usr/bin/chromium through playwright-core). Prints the time from the script's request to the
+// first rendered list, the time of a filter change and of a new search position, and the
+// widget's bytes, raw and gzip, with and without the map library. The service side is the
+// fake backend of the browser tests (tests/fakes/widget-backend.ts), serving the published file.
+// BENCH_LOCATIONS changes the size, BENCH_RUNS the number of page loads (median printed).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { LIST_RENDERED_MARK, MAP_RENDERED_MARK, READY_EVENT } from '../src/widget/marks.ts';
+import { startWidgetBackend } from '../tests/fakes/widget-backend.ts';
+import { generateFinderPayload } from '../tests/fakes/widget-payload.ts';
+import { launchChromium, openPage } from '../tests/widget/helpers/browser.ts';
+import { startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
+import { buildWidget, measureWidget } from './build-widget.ts';
+
+const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 10_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const FILTER_CHANGES = 10;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+// Page scripts are source text: the TypeScript runner's helpers do not exist in the page.
+const LOAD_TIMES = `(async () => {
+  await window.__ready;
+  while (performance.getEntriesByName('${MAP_RENDERED_MARK}').length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const script = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/widget.js'));
+  const payload = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/v/'));
+  const list = performance.getEntriesByName('${LIST_RENDERED_MARK}')[0].startTime;
+  const map = performance.getEntriesByName('${MAP_RENDERED_MARK}')[0].startTime;
+  return {
+    fromScriptRequest: list - script.startTime,
+    fromScriptArrival: list - script.responseEnd,
+    fromNavigation: list,
+    mapFromScriptRequest: map - script.startTime,
+    payloadFetch: payload.responseEnd - payload.startTime,
+    rows: document.querySelector('[data-location-finder]').shadowRoot.querySelectorAll('.lf-row').length,
+  };
+})()`;
+
+// Toggles tag checkboxes in turn; times the synchronous work (filter, list, count) and the
+// time to the second frame after it (the map's clusters are rebuilt in the first).
+const FILTER_TIMES = `(async () => {
+  const root = document.querySelector('[data-location-finder]').shadowRoot;
+  root.querySelector('[aria-controls^="lf-filters"]').click();
+  const boxes = [...root.querySelectorAll('.lf-filters input[type=checkbox]')].slice(0, 4);
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const results = [];
+  for (let i = 0; i < ${FILTER_CHANGES}; i++) {
+    await frame();
+    const box = boxes[i % boxes.length];
+    const start = performance.now();
+    box.click();
+    const sync = performance.now() - start;
+    await frame();
+    await frame();
+    results.push({ sync, frame: performance.now() - start, status: root.querySelector('.lf-status').textContent });
+  }
+  return results;
+})()`;
+
+// A new search position through the deep link (what a reload or a shared link does): distances
+// to every location, the sort, the list and the map's framing.
+const SEARCH_TIME = (hash: string) => `(() => {
+  const root = document.querySelector('[data-location-finder]').shadowRoot;
+  history.replaceState(null, '', location.pathname + '${hash}');
+  const start = performance.now();
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+  return { time: performance.now() - start, status: root.querySelector('.lf-status').textContent };
+})()`;
+
+function customerPage(scriptUrl: string, token: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stores</title>
+<script>window.__ready = new Promise((resolve) => document.addEventListener('${READY_EVENT}', resolve));</script>
+</head><body><h1>Our stores</h1><div data-location-finder></div>
+<script src="${scriptUrl}" data-finder="${token}" async></script></body></html>`;
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-'));
+  await buildWidget(dir);
+  const sizes = await measureWidget();
+  const tiles = await startTileServer();
+  const site = await startHostSite();
+  const payload = generateFinderPayload(LOCATIONS, {
+    settings: { tile_url: tiles.urlTemplate, tile_attribution: 'Local tiles' },
+  });
+  const backend = await startWidgetBackend({ widgetDir: dir, finders: [{ payload, published: true }] });
+  const url = site.page('/', customerPage(backend.scriptUrl, payload.token));
+  const browser = await launchChromium();
+
+  try {
+    const loads: Record<
+      | 'fromScriptRequest'
+      | 'fromScriptArrival'
+      | 'fromNavigation'
+      | 'mapFromScriptRequest'
+      | 'payloadFetch'
+      | 'rows',
+      number
+    >[] = [];
+    let lastPage: Page | undefined;
+    for (let run = 0; run < RUNS; run++) {
+      const opened = await openPage(browser);
+      await opened.page.goto(url);
+      loads.push((await opened.page.evaluate(LOAD_TIMES)) as (typeof loads)[number]);
+      if (run < RUNS - 1) await opened.close();
+      else lastPage = opened.page;
+    }
+    const page = lastPage as Page;
+    const filters = (await page.evaluate(FILTER_TIMES)) as { sync: number; frame: number; status: string }[];
+    const search = (await page.evaluate(
+      SEARCH_TIME(`#lf-${payload.token.slice(0, 8)}=q:Berlin;lat:52.52000;lng:13.40500`),
+    )) as { time: number; status: string };
+
+    const load = (name: keyof (typeof loads)[number]) => median(loads.map((entry) => entry[name]));
+    console.log(
+      `widget UI benchmark: ${LOCATIONS.toLocaleString('en')} locations, ${browser.version()} headless, ${RUNS} page loads`,
+    );
+    console.log(
+      `  payload: ${(Buffer.byteLength(JSON.stringify(payload)) / 1024 / 1024).toFixed(2)} MB of JSON, ` +
+        `fetched in ${ms(load('payloadFetch'))}; ${load('rows')} list rows in the DOM`,
+    );
+    console.log(
+      `  first list rendered: ${ms(load('fromScriptRequest'))} after the script was requested ` +
+        `(${ms(load('fromScriptArrival'))} after it arrived, ${ms(load('fromNavigation'))} after navigation start); ` +
+        `median of ${RUNS}, runs: ${loads.map((entry) => entry.fromScriptRequest.toFixed(0)).join(', ')} ms   [target < 1000 ms]`,
+    );
+    console.log(
+      `  map clusters drawn: ${ms(load('mapFromScriptRequest'))} after the script was requested (median)`,
+    );
+    console.log(
+      `  filter change (tag checkbox, ${FILTER_CHANGES} changes): list and count ${ms(median(filters.map((f) => f.sync)))} median, ` +
+        `${ms(Math.max(...filters.map((f) => f.sync)))} worst; to the second frame after (map clusters rebuilt) ` +
+        `${ms(median(filters.map((f) => f.frame)))} median, ${ms(Math.max(...filters.map((f) => f.frame)))} worst   [target < 100 ms]`,
+    );
+    console.log(`    e.g. "${filters[0]?.status}", then "${filters[1]?.status}"`);
+    console.log(
+      `  new search position (distances to all, sort, list, map framing): ${ms(search.time)} ("${search.status}")`,
+    );
+    console.log(
+      `  widget.js: ${kb(sizes.total.raw)} raw, ${kb(sizes.total.gzip)} gzip; ` +
+        `without the map library (Leaflet + its CSS, supercluster, kdbush): ${kb(sizes.own.raw)} raw, ` +
+        `${kb(sizes.own.gzip)} gzip   [target < 40 KB gzip]; the map library: ` +
+        `${kb(sizes.total.raw - sizes.own.raw)} raw, ${kb(sizes.total.gzip - sizes.own.gzip)} gzip`,
+    );
+  } finally {
+    await browser.close();
+    await Promise.all([backend.close(), tiles.close(), site.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,44 @@
+// GET /widget.js (outside /api): the embeddable widget. Browsers keep it five minutes, then
+// revalidate with If-None-Match and get a 304 while the build is unchanged; a new build changes
+// the ETag. Any origin may load it (CORS comes from the app; CORP allows cross-origin embedding).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createNotFoundError } from '../../lib/errors.ts';
+import { createWidgetBundle, widgetDistDir } from './widget.bundle.ts';
+
+export interface WidgetRoutesOptions {
+  /** The service's public CDN base, written into the script for the widget to read from. */
+  cdnUrl: string;
+  /** Where the build lives; dist/widget by default. */
+  dir?: string;
+}
+
+export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
+
+/** If-None-Match holds the current tag (weak or strong, in a list, or `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (app, options) => {
+  const bundle = createWidgetBundle(options.dir ?? widgetDistDir, options.cdnUrl);
+
+  app.get(
+    '/widget.js',
+    { schema: { tags: ['widget'], summary: 'The embeddable store locator widget (JavaScript)' } },
+    async (request, reply) => {
+      const widget = await bundle.read();
+      if (!widget) throw createNotFoundError('The widget is not built yet: run `npm run build`.');
+      reply
+        .header('etag', widget.etag)
+        .header('cache-control', WIDGET_CACHE_CONTROL)
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .header('x-content-type-options', 'nosniff');
+      if (matches(request.headers['if-none-match'], widget.etag)) return reply.code(304).send();
+      return reply.type('application/javascript; charset=utf-8').send(widget.body);
+    },
+  );
+};

@@ -1,0 +1,161 @@
+// Which locations pass the visitor's filters: tags (any or all of the chosen ones, per the
+// finder's tag_filter_mode), sets (any of the chosen ones) and the finder's advanced
+// refinements (each chosen refinement must hold; within one, all or any of its conditions).
+// Refinement results are computed once per refinement and kept, so a filter change at 10,000
+// locations is one pass over typed arrays.
+import type { Condition, FinderLocation, Refinement } from './types.ts';
+
+/** What the visitor chose; the filter controls edit these sets in place. */
+export interface FilterSelection {
+  tags: Set<string>;
+  sets: Set<number>;
+  /** Indexes into the finder's advanced_refinements. */
+  refinements: Set<number>;
+}
+
+export const emptySelection = (): FilterSelection => ({
+  tags: new Set(),
+  sets: new Set(),
+  refinements: new Set(),
+});
+
+export const selectionSize = (selection: FilterSelection) =>
+  selection.tags.size + selection.sets.size + selection.refinements.size;
+
+/** Replaces the selection's contents, keeping the same set objects. */
+export function replaceSelection(
+  selection: FilterSelection,
+  next: { tags: Iterable<string>; sets: Iterable<number>; refinements: Iterable<number> },
+): void {
+  selection.tags.clear();
+  selection.sets.clear();
+  selection.refinements.clear();
+  for (const tag of next.tags) selection.tags.add(tag);
+  for (const set of next.sets) selection.sets.add(set);
+  for (const refinement of next.refinements) selection.refinements.add(refinement);
+}
+
+function fieldValue(location: FinderLocation, field: string): unknown {
+  switch (field) {
+    case 'tag':
+      return location.tags;
+    case 'set':
+      return location.sets;
+    case 'city':
+    case 'state':
+    case 'country':
+      return location[field];
+    default:
+      return field.startsWith('custom_field.')
+        ? location.custom_fields?.[field.slice('custom_field.'.length)]
+        : undefined;
+  }
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === null ||
+    value === undefined ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+const normalized = (value: unknown) => String(value).trim().toLowerCase();
+
+const isNumeric = (value: unknown) =>
+  typeof value === 'number' ||
+  (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)));
+
+/** Numbers compare as numbers ("3" equals 3), everything else as trimmed, case-folded text. */
+function same(a: unknown, b: unknown): boolean {
+  if (isEmpty(a) || isEmpty(b)) return false;
+  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
+  return normalized(a) === normalized(b);
+}
+
+/** An array field (tags, sets, multiselect) holds when one of its elements does. */
+function holdsFor(value: unknown, test: (element: unknown) => boolean): boolean {
+  return Array.isArray(value) ? value.some(test) : test(value);
+}
+
+export function matchesCondition(location: FinderLocation, condition: Condition): boolean {
+  const value = fieldValue(location, condition.field);
+  const expected = condition.value;
+  switch (condition.op) {
+    case 'eq':
+      return holdsFor(value, (element) => same(element, expected));
+    case 'neq':
+      return !holdsFor(value, (element) => same(element, expected));
+    case 'in': {
+      const options = Array.isArray(expected) ? expected : [expected];
+      return holdsFor(value, (element) => options.some((option) => same(element, option)));
+    }
+    case 'contains':
+      if (isEmpty(expected)) return false;
+      return Array.isArray(value)
+        ? value.some((element) => same(element, expected))
+        : !isEmpty(value) && normalized(value).includes(normalized(expected));
+    case 'exists':
+      return !isEmpty(value);
+    default:
+      return false;
+  }
+}
+
+/** A refinement without conditions constrains nothing. */
+export function matchesRefinement(location: FinderLocation, refinement: Refinement): boolean {
+  const conditions = refinement.conditions ?? [];
+  if (conditions.length === 0) return true;
+  return refinement.match === 'any'
+    ? conditions.some((condition) => matchesCondition(location, condition))
+    : conditions.every((condition) => matchesCondition(location, condition));
+}
+
+export interface LocationFilter {
+  /** The indexes of `order` (location indexes) that pass, in the same order. */
+  apply(selection: FilterSelection, order: ArrayLike<number>): number[];
+}
+
+export function createLocationFilter(
+  locations: readonly FinderLocation[],
+  refinements: readonly Refinement[],
+  tagMode: 'any' | 'all',
+): LocationFilter {
+  const passes = new Map<number, Uint8Array>();
+  const refinementPasses = (index: number): Uint8Array => {
+    let result = passes.get(index);
+    if (!result) {
+      const refinement = refinements[index];
+      result = new Uint8Array(locations.length);
+      if (refinement) {
+        for (let i = 0; i < locations.length; i++) {
+          result[i] = matchesRefinement(locations[i] as FinderLocation, refinement) ? 1 : 0;
+        }
+      }
+      passes.set(index, result);
+    }
+    return result;
+  };
+
+  return {
+    apply(selection, order) {
+      const tags = [...selection.tags];
+      const sets = selection.sets;
+      const chosenRefinements = [...selection.refinements].map(refinementPasses);
+      const result: number[] = [];
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k] as number;
+        const location = locations[i] as FinderLocation;
+        if (tags.length > 0) {
+          const has = (slug: string) => location.tags.includes(slug);
+          if (tagMode === 'all' ? !tags.every(has) : !tags.some(has)) continue;
+        }
+        if (sets.size > 0 && !location.sets.some((id) => sets.has(id))) continue;
+        if (!chosenRefinements.every((pass) => pass[i] === 1)) continue;
+        result.push(i);
+      }
+      return result;
+    },
+  };
+}

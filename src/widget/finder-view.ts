@@ -1,0 +1,361 @@
+// One widget in one container: an open shadow root holding the search, the filters, the
+// result list, the details card and the map, kept in step with each other and with the URL
+// hash. State lives here; the modules it uses only draw and report.
+import leafletCss from 'leaflet/dist/leaflet.css';
+import { createTracker, type Tracker } from './analytics.ts';
+import { ensureContrast, tint } from './color.ts';
+import type { LoadResult } from './data.ts';
+import { deepLinkKey, readViewState, type ViewState, writeViewState } from './deep-link.ts';
+import { renderDetails } from './details.ts';
+import { createDistanceFormatter, distanceKm, hasPosition } from './distance.ts';
+import { h, isolated } from './dom.ts';
+import type { Endpoints } from './endpoints.ts';
+import { createLocationFilter, emptySelection, replaceSelection } from './filter.ts';
+import { createFiltersPanel } from './filters-panel.ts';
+import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
+import { createMapView, type MapView } from './map.ts';
+import { LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
+import { createPlaceSearch } from './places.ts';
+import { createSearchBox } from './search-box.ts';
+import { parseSettings } from './settings.ts';
+import type { FinderLocation, FinderPayload, Origin } from './types.ts';
+import { VirtualList } from './virtual-list.ts';
+import widgetCss from './widget.css';
+
+const ROW_HEIGHT = 76;
+
+export interface MountOptions {
+  host: HTMLElement;
+  token: string;
+  endpoints: Endpoints;
+  load: (token: string) => Promise<LoadResult>;
+}
+
+function hostLanguage(host: HTMLElement): string | null {
+  return host.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || null;
+}
+
+function message(t: Translate, text: string, error: boolean): HTMLElement {
+  return h(
+    'section',
+    { class: 'lf-root lf-root--message', role: 'region', 'aria-label': t('regionUnnamed') },
+    [
+      h('p', { class: `lf-message${error ? ' lf-message--error' : ''}`, role: error ? 'alert' : 'status' }, [
+        text,
+      ]),
+    ],
+  );
+}
+
+export async function mountFinder({ host, token, endpoints, load }: MountOptions): Promise<void> {
+  const shadow = host.attachShadow({ mode: 'open' });
+  const frame = h('div', { class: 'lf-frame' });
+  shadow.append(h('style', {}, [leafletCss, widgetCss]), frame);
+  const fallbackT = createTranslator(resolveLanguage('auto', hostLanguage(host)));
+
+  if (!token) {
+    frame.replaceChildren(message(fallbackT, fallbackT('missingToken'), true));
+    return;
+  }
+  frame.replaceChildren(message(fallbackT, fallbackT('loading'), false));
+
+  const result = await load(token);
+  if (!result.ok) {
+    const text =
+      result.reason === 'forbidden'
+        ? fallbackT('forbidden', { origin: window.location.origin })
+        : fallbackT(result.reason === 'not_found' ? 'notFound' : 'loadFailed');
+    frame.replaceChildren(message(fallbackT, text, true));
+    return;
+  }
+  createFinderView({ host, frame, payload: result.payload, token, endpoints });
+}
+
+function addressLine(location: FinderLocation): string {
+  return [location.address, [location.zip, location.city].filter(Boolean).join(' ')]
+    .filter((part) => part && part.trim() !== '')
+    .join(', ');
+}
+
+function createFinderView(options: {
+  host: HTMLElement;
+  frame: HTMLElement;
+  payload: FinderPayload;
+  token: string;
+  endpoints: Endpoints;
+}): void {
+  const { host, frame, payload, token, endpoints } = options;
+  const { locations } = payload;
+  const settings = parseSettings(payload.settings);
+  const language = resolveLanguage(settings.language, hostLanguage(host));
+  const t = createTranslator(language);
+  const direction =
+    settings.direction === 'auto'
+      ? getComputedStyle(host).direction === 'rtl'
+        ? 'rtl'
+        : 'ltr'
+      : settings.direction;
+  const primary = ensureContrast(settings.primaryColor);
+  const formatDistance = createDistanceFormatter(settings.units, language);
+  const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const tracker: Tracker = createTracker(endpoints.apiUrl, token);
+  const hashKey = deepLinkKey(token);
+  const idToIndex = new Map(locations.map((location, i) => [location.id, i]));
+  const filter = createLocationFilter(locations, payload.advanced_refinements, settings.tagFilterMode);
+  const natural = locations.map((_, i) => i);
+
+  // The view's state.
+  const selection = emptySelection();
+  let origin: Origin | null = null;
+  let originInLink = false;
+  let distances: Float64Array | null = null;
+  let order: number[] = natural;
+  let results: number[] = [];
+  let selected: number | null = null;
+  let ready = false;
+
+  // The DOM.
+  const status = h('p', { class: 'lf-status', role: 'status' });
+  const empty = h('p', { class: 'lf-empty' }, [t('noResults')]);
+  const details = h('div', { class: 'lf-details-slot' });
+  const list = new VirtualList({
+    label: t('locations'),
+    rowHeight: ROW_HEIGHT,
+    renderRow(position, button) {
+      const i = results[position] as number;
+      const location = locations[i] as FinderLocation;
+      const parts: Node[] = [
+        h('span', { class: 'lf-row-title' }, [isolated(location.title)]),
+        h('span', { class: 'lf-row-address' }, [isolated(addressLine(location))]),
+      ];
+      const km = distances?.[i];
+      if (km !== undefined && Number.isFinite(km)) {
+        parts.push(h('span', { class: 'lf-row-distance' }, [isolated(formatDistance(km))]));
+      }
+      button.replaceChildren(...parts);
+      if (i === selected) button.setAttribute('aria-current', 'true');
+      else button.removeAttribute('aria-current');
+    },
+    onActivate(position) {
+      const i = results[position];
+      if (i !== undefined) select(i, { focusDetails: true, track: true });
+    },
+  });
+
+  const search = createSearchBox({
+    t,
+    places: createPlaceSearch({
+      apiUrl: endpoints.apiUrl,
+      token,
+      country: settings.searchCountry,
+      near: () => origin ?? settings.defaultCenter,
+    }),
+    onPlace(place, query) {
+      setOrigin({ lat: place.lat, lng: place.lng, label: query }, true);
+      tracker.track('search', { query });
+    },
+    onClear() {
+      setOrigin(null, false);
+    },
+  });
+
+  const locate = h('button', { type: 'button', class: 'lf-button' }, [t('useMyLocation')]);
+  // Browsers give positions to secure pages only; elsewhere the button could only fail.
+  locate.hidden = !('geolocation' in navigator) || !window.isSecureContext;
+  locate.addEventListener('click', () => {
+    search.say(t('locating'));
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        search.setValue('');
+        search.say('');
+        // The visitor's own position stays out of the URL: links get shared.
+        setOrigin(
+          { lat: position.coords.latitude, lng: position.coords.longitude, label: t('myLocation') },
+          false,
+        );
+        tracker.track('search');
+      },
+      () => search.say(t('locationUnavailable')),
+      { enableHighAccuracy: false, timeout: 10_000, maximumAge: 60_000 },
+    );
+  });
+
+  const filters = createFiltersPanel({
+    payload,
+    t,
+    tagMode: settings.tagFilterMode,
+    selection,
+    onChange: () => update(),
+  });
+
+  const mapElement = settings.showMap
+    ? // A group, not a landmark: two widgets on a page would otherwise have two identical ones.
+      h('div', { class: 'lf-map', dir: 'ltr', role: 'group', 'aria-label': t('map') })
+    : null;
+  const root = h(
+    'section',
+    {
+      class: `lf-root${mapElement ? '' : ' lf-root--no-map'}`,
+      role: 'region',
+      'aria-label': t('region', { name: payload.name }),
+      dir: direction,
+      lang: language,
+    },
+    [
+      h('div', { class: 'lf-panel' }, [
+        h('div', { class: 'lf-controls' }, [
+          search.element,
+          h('div', { class: 'lf-actions' }, [locate, filters?.toggle]),
+          filters?.panel,
+          status,
+        ]),
+        h('div', { class: 'lf-body' }, [details, list.element, empty]),
+      ]),
+      mapElement,
+    ],
+  );
+  root.style.setProperty('--lf-primary', primary);
+  root.style.setProperty('--lf-primary-tint', tint(primary, 0.88));
+  root.style.setProperty('--lf-height', `${settings.height}px`);
+  frame.replaceChildren(root);
+
+  const map: MapView | null = mapElement
+    ? createMapView({
+        container: mapElement,
+        locations,
+        settings,
+        t,
+        reducedMotion,
+        onSelect: (i) => select(i, { focusDetails: true, track: true }),
+      })
+    : null;
+
+  function currentState(): ViewState {
+    const state: ViewState = {
+      tags: [...selection.tags],
+      sets: [...selection.sets],
+      refinements: [...selection.refinements],
+    };
+    if (selected !== null) state.location = locations[selected]?.id;
+    if (origin && originInLink)
+      Object.assign(state, { query: origin.label, lat: origin.lat, lng: origin.lng });
+    return state;
+  }
+
+  function writeHash(): void {
+    const next = writeViewState(window.location.hash, hashKey, currentState());
+    if (next === window.location.hash) return;
+    const { pathname, search: query } = window.location;
+    history.replaceState(history.state, '', `${pathname}${query}${next}`);
+  }
+
+  function update(): void {
+    results = filter.apply(selection, order);
+    list.setCount(results.length);
+    empty.hidden = results.length > 0;
+    status.textContent = origin
+      ? t('resultsNear', { count: results.length, place: origin.label })
+      : t('results', { count: results.length });
+    // The result set depends on the filters only (a search changes its order), hence the key.
+    const key = [[...selection.tags].sort(), [...selection.sets].sort(), [...selection.refinements].sort()];
+    map?.setResults(results, JSON.stringify(key));
+    if (ready) writeHash();
+  }
+
+  function setOrigin(next: Origin | null, inLink: boolean): void {
+    origin = next;
+    originInLink = next !== null && inLink;
+    if (next) {
+      const km = new Float64Array(locations.length);
+      locations.forEach((location, i) => {
+        km[i] = hasPosition(location) ? distanceKm(next, location) : Number.POSITIVE_INFINITY;
+      });
+      distances = km;
+      order = natural.slice().sort((a, b) => (km[a] as number) - (km[b] as number));
+    } else {
+      distances = null;
+      order = natural;
+    }
+    update();
+    list.scrollToIndex(0);
+    map?.setOrigin(next, results);
+  }
+
+  function closeDetails(): void {
+    const previous = selected;
+    selected = null;
+    details.replaceChildren();
+    list.refresh();
+    map?.setSelected(null);
+    writeHash();
+    const position = previous === null ? -1 : results.indexOf(previous);
+    if (position >= 0) list.focusIndex(position);
+  }
+
+  function select(i: number, how: { focusDetails: boolean; track: boolean }): void {
+    const location = locations[i];
+    if (!location) return;
+    selected = i;
+    const km = distances?.[i];
+    const card = renderDetails(location, {
+      payload,
+      t,
+      language,
+      distance: km !== undefined && Number.isFinite(km) ? formatDistance(km) : null,
+      directionsUrl: settings.directionsUrl,
+      onClose: closeDetails,
+      onLinkClick: (clicked) => tracker.track('click', { location_id: clicked.id }),
+    });
+    details.replaceChildren(card);
+    const position = results.indexOf(i);
+    if (position >= 0) list.scrollToIndex(position);
+    list.refresh();
+    map?.setSelected(i);
+    if (how.focusDetails) card.querySelector<HTMLElement>('.lf-details-title')?.focus();
+    if (how.track) tracker.track('location_select', { location_id: location.id });
+    writeHash();
+  }
+
+  function applyLink(state: ViewState): void {
+    const knownTags = new Set(payload.tags.map((tag) => tag.slug));
+    const knownSets = new Set(payload.sets.map((set) => set.id));
+    replaceSelection(selection, {
+      tags: (state.tags ?? []).filter((slug) => knownTags.has(slug)),
+      sets: (state.sets ?? []).filter((id) => knownSets.has(id)),
+      refinements: (state.refinements ?? []).filter((index) => index < payload.advanced_refinements.length),
+    });
+    filters?.sync();
+    if (state.lat !== undefined && state.lng !== undefined) {
+      const label = state.query ?? t('youAreHere');
+      search.setValue(state.query ?? '');
+      setOrigin({ lat: state.lat, lng: state.lng, label }, true);
+    } else {
+      update();
+    }
+    const target = state.location === undefined ? undefined : idToIndex.get(state.location);
+    if (target !== undefined) select(target, { focusDetails: false, track: false });
+  }
+
+  const linked = readViewState(window.location.hash, hashKey);
+  if (Object.keys(linked).length > 0) applyLink(linked);
+  else update();
+  ready = true;
+
+  window.addEventListener('hashchange', () => {
+    const linkedNow = readViewState(window.location.hash, hashKey);
+    if (writeViewState('', hashKey, linkedNow) !== writeViewState('', hashKey, currentState())) {
+      if (selected !== null && linkedNow.location === undefined) closeDetails();
+      applyLink(linkedNow);
+    }
+  });
+
+  performance.mark(LIST_RENDERED_MARK, { detail: { token } });
+  host.dispatchEvent(
+    new CustomEvent(READY_EVENT, {
+      bubbles: true,
+      composed: true,
+      detail: { token, locations: locations.length },
+    }),
+  );
+  tracker.track('view');
+}

@@ -1,0 +1,276 @@
+// The map beside the list: Leaflet with tiles from the finder's URL template, and the current
+// results clustered by supercluster, so only the clusters and markers in view exist as DOM
+// (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names; a
+// marker's click selects its location, a cluster's zooms in. Building a cluster index is the
+// costly part (tens of ms at 10,000 points), so it runs in the frame after the list has been
+// drawn, and the last few indexes are kept by filter selection: toggling a filter back is free.
+import {
+  divIcon,
+  type LatLngBoundsExpression,
+  type LatLngExpression,
+  type LeafletKeyboardEvent,
+  type Map as LeafletMap,
+  layerGroup,
+  map as leafletMap,
+  type Marker,
+  marker,
+  tileLayer,
+} from 'leaflet';
+import Supercluster from 'supercluster';
+import { hasPosition } from './distance.ts';
+import { h } from './dom.ts';
+import type { Translate } from './i18n.ts';
+import { MAP_RENDERED_MARK } from './marks.ts';
+import type { WidgetSettings } from './settings.ts';
+import type { FinderLocation, LatLng, Origin } from './types.ts';
+
+export interface MapView {
+  /**
+   * The locations to show (indexes into the payload's locations); `key` names the set (the
+   * filter selection), so an index built for the same key before is reused.
+   */
+  setResults(indexes: readonly number[], key: string): void;
+  /** Highlights a location and brings it into view; null clears the highlight. */
+  setSelected(index: number | null): void;
+  /** Marks the search position and frames it with the nearest results. */
+  setOrigin(origin: Origin | null, nearest: readonly number[]): void;
+}
+
+export interface MapViewOptions {
+  container: HTMLElement;
+  locations: readonly FinderLocation[];
+  settings: WidgetSettings;
+  t: Translate;
+  reducedMotion: boolean;
+  onSelect(index: number): void;
+}
+
+// Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
+// above cost most of the index's build time and rarely hold more than a few dozen markers.
+const CLUSTER_MAX_ZOOM = 12;
+const SELECTED_ZOOM = 15;
+const CACHED_INDEXES = 8;
+// Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
+// locations across a continent), so fewer, larger clusters.
+const CLUSTER_RADIUS = 80;
+const FIT_OPTIONS = { padding: [32, 32] as [number, number], maxZoom: CLUSTER_MAX_ZOOM };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Leaflet renders attributions as HTML; the finder's text is escaped, its link checked. */
+function attributionHtml(settings: WidgetSettings): string {
+  const text = escapeHtml(settings.tileAttribution);
+  if (!text || !settings.tileAttributionUrl) return text;
+  return `<a href="${escapeHtml(settings.tileAttributionUrl)}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+}
+
+/** Markers are role=button; Leaflet lets Enter open popups only, so both keys are wired here. */
+function onActivate(target: Marker, action: () => void): Marker {
+  return target.on('click', action).on('keydown', (event) => {
+    const { originalEvent } = event as LeafletKeyboardEvent;
+    if (originalEvent.key !== 'Enter' && originalEvent.key !== ' ') return;
+    originalEvent.preventDefault();
+    action();
+  });
+}
+
+function srText(text: string): HTMLElement {
+  return h('span', { class: 'lf-sr' }, [text]);
+}
+
+function boundsOf(points: LatLng[]): LatLngBoundsExpression | undefined {
+  if (points.length === 0) return undefined;
+  let [south, west, north, east] = [90, 180, -90, -180];
+  for (const { lat, lng } of points) {
+    south = Math.min(south, lat);
+    north = Math.max(north, lat);
+    west = Math.min(west, lng);
+    east = Math.max(east, lng);
+  }
+  return [
+    [south, west],
+    [north, east],
+  ];
+}
+
+export function createMapView(options: MapViewOptions): MapView {
+  const { container, locations, settings, t, reducedMotion, onSelect } = options;
+  const animate = !reducedMotion;
+  const map: LeafletMap = leafletMap(container, {
+    zoomAnimation: animate,
+    fadeAnimation: animate,
+    markerZoomAnimation: animate,
+    minZoom: 1,
+    worldCopyJump: true,
+    // Leaflet would listen on window (and mark it with a global); the ResizeObserver below
+    // follows the container itself, which is what matters in a host page.
+    trackResize: false,
+  });
+  map.attributionControl.setPrefix(
+    '<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>',
+  );
+  tileLayer(settings.tileUrl, { attribution: attributionHtml(settings), maxZoom: 19 }).addTo(map);
+
+  const markers = layerGroup().addTo(map);
+  const originLayer = layerGroup().addTo(map);
+  const indexes = new Map<string, Supercluster<{ i: number }>>();
+  let index: Supercluster<{ i: number }> | undefined;
+  let selected: number | null = null;
+  let hasView = false;
+  let pending = 0;
+  let drawn = false;
+
+  const buildIndex = (shown: readonly number[], key: string) => {
+    let built = indexes.get(key);
+    if (built) {
+      indexes.delete(key); // re-inserted below: the Map's order is the recency order
+    } else {
+      const features = [];
+      for (const i of shown) {
+        const location = locations[i] as FinderLocation;
+        if (!hasPosition(location)) continue;
+        features.push({
+          type: 'Feature' as const,
+          properties: { i },
+          geometry: { type: 'Point' as const, coordinates: [location.lng, location.lat] },
+        });
+      }
+      built = new Supercluster<{ i: number }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM }).load(
+        features,
+      );
+    }
+    indexes.set(key, built);
+    if (indexes.size > CACHED_INDEXES) indexes.delete(indexes.keys().next().value as string);
+    return built;
+  };
+
+  const pointIcon = (i: number) => {
+    const location = locations[i] as FinderLocation;
+    const pin = h('span', { class: 'lf-pin', 'aria-hidden': 'true' });
+    return divIcon({
+      className: `lf-marker${i === selected ? ' lf-marker--selected' : ''}`,
+      html: h('span', {}, [pin, srText(location.title)]),
+      iconSize: [28, 28],
+      iconAnchor: [14, 14],
+    });
+  };
+
+  const clusterIcon = (count: number) => {
+    const size = count < 100 ? 36 : count < 1000 ? 44 : 52;
+    return divIcon({
+      className: 'lf-cluster',
+      html: h('span', {}, [
+        h('span', { 'aria-hidden': 'true' }, [count.toLocaleString()]),
+        srText(t('cluster', { count })),
+      ]),
+      iconSize: [size, size],
+    });
+  };
+
+  const render = () => {
+    const clusters = index;
+    if (!hasView || !clusters) return;
+    const bounds = map.getBounds();
+    const zoom = Math.round(map.getZoom());
+    markers.clearLayers();
+    const features = clusters.getClusters(
+      [bounds.getWest(), Math.max(-85, bounds.getSouth()), bounds.getEast(), Math.min(85, bounds.getNorth())],
+      zoom,
+    );
+    for (const feature of features) {
+      const [lng, lat] = feature.geometry.coordinates as [number, number];
+      const properties = feature.properties;
+      if ('cluster' in properties && properties.cluster) {
+        const clusterId = properties.cluster_id;
+        onActivate(marker([lat, lng], { icon: clusterIcon(properties.point_count), keyboard: true }), () => {
+          const zoomTo = Math.min(clusters.getClusterExpansionZoom(clusterId), map.getMaxZoom());
+          map.setView([lat, lng], zoomTo, { animate });
+        }).addTo(markers);
+      } else {
+        const i = (properties as { i: number }).i;
+        const point = marker([lat, lng], {
+          icon: pointIcon(i),
+          keyboard: true,
+          zIndexOffset: i === selected ? 1000 : 0,
+          riseOnHover: true,
+        });
+        onActivate(point, () => onSelect(i)).addTo(markers);
+      }
+    }
+    if (!drawn) {
+      drawn = true;
+      performance.mark(MAP_RENDERED_MARK);
+    }
+  };
+
+  map.on('moveend', render);
+  // The container changes size with the layout (narrow containers stack list and map).
+  new ResizeObserver(() => map.invalidateSize({ pan: false })).observe(container);
+
+  const frame = (target: LatLngBoundsExpression | undefined) => {
+    if (target) map.fitBounds(target, { ...FIT_OPTIONS, animate });
+    else if (settings.defaultCenter) map.setView(settings.defaultCenter, settings.defaultZoom, { animate });
+    else map.setView([20, 0], 2, { animate });
+    hasView = true;
+  };
+
+  return {
+    setResults(shown, key) {
+      // The view is set at once (cheap), so a selection can pan right away; clusters follow.
+      if (!hasView) {
+        if (settings.defaultCenter) {
+          map.setView(settings.defaultCenter, settings.defaultZoom, { animate: false });
+          hasView = true;
+        } else {
+          const points: LatLng[] = [];
+          for (const i of shown) {
+            const location = locations[i] as FinderLocation;
+            if (hasPosition(location)) points.push(location);
+          }
+          frame(boundsOf(points));
+        }
+      }
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => {
+        index = buildIndex(shown, key);
+        render();
+      });
+    },
+
+    setSelected(i) {
+      selected = i;
+      const location = i === null ? undefined : locations[i];
+      if (location && hasPosition(location)) {
+        const target: LatLngExpression = [location.lat, location.lng];
+        const zoom = Math.max(map.getZoom(), SELECTED_ZOOM);
+        if (!map.getBounds().contains(target) || map.getZoom() < SELECTED_ZOOM) {
+          map.setView(target, zoom, { animate });
+          return; // moveend draws the markers, the selected one highlighted
+        }
+      }
+      render();
+    },
+
+    setOrigin(origin, nearest) {
+      originLayer.clearLayers();
+      if (!origin) return;
+      marker([origin.lat, origin.lng], {
+        icon: divIcon({
+          className: 'lf-origin',
+          html: h('span', {}, [srText(t('youAreHere'))]),
+          iconSize: [18, 18],
+        }),
+        interactive: false,
+        keyboard: false,
+      }).addTo(originLayer);
+      const points: LatLng[] = [origin];
+      for (const i of nearest.slice(0, 5)) {
+        const location = locations[i] as FinderLocation;
+        if (hasPosition(location)) points.push(location);
+      }
+      frame(boundsOf(points));
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// What the widget tells the host page about its progress: performance marks (for measuring,
+// e.g. by scripts/bench-widget-ui.ts) and the event each container dispatches once its list is
+// on screen (`detail: {token, locations}`; it bubbles out of the shadow root).
+export const LIST_RENDERED_MARK = 'location-finder:list-rendered';
+export const MAP_RENDERED_MARK = 'location-finder:map-rendered';
+export const READY_EVENT = 'locationfinder:ready';

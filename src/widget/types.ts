@@ -1,0 +1,93 @@
+// The finder payload the widget reads: the same JSON from the CDN's versioned file and from
+// GET /api/ext/finders/details/{token} (docs/api.md, "Widget: settings keys and behaviour").
+export interface SettingEntry {
+  key: string;
+  value: unknown;
+}
+
+export type ConditionField = 'tag' | 'set' | 'city' | 'state' | 'country' | `custom_field.${string}`;
+export type ConditionOp = 'eq' | 'neq' | 'in' | 'contains' | 'exists';
+
+export interface Condition {
+  field: ConditionField;
+  op: ConditionOp;
+  value?: unknown;
+}
+
+export interface Refinement {
+  name: string;
+  match: 'all' | 'any';
+  conditions: Condition[];
+}
+
+export interface Tag {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+export interface FinderSet {
+  id: number;
+  name: string;
+}
+
+export type CustomFieldType =
+  | 'text'
+  | 'textarea'
+  | 'number'
+  | 'boolean'
+  | 'select'
+  | 'multiselect'
+  | 'url'
+  | 'email'
+  | 'phone'
+  | 'date';
+
+export interface CustomFieldDefinition {
+  name: string;
+  label: string;
+  type: CustomFieldType;
+  options?: unknown[] | null;
+}
+
+export interface FinderLocation {
+  id: number;
+  title: string;
+  description?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  zip?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  phone?: string | null;
+  email?: string | null;
+  website?: string | null;
+  image_url?: string | null;
+  tags: string[];
+  sets: number[];
+  custom_fields: Record<string, unknown>;
+}
+
+export interface FinderPayload {
+  id: number;
+  name: string;
+  token: string;
+  settings: SettingEntry[];
+  advanced_refinements: Refinement[];
+  tags: Tag[];
+  sets: FinderSet[];
+  custom_fields: CustomFieldDefinition[];
+  locations: FinderLocation[];
+}
+
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** Where distances are measured from: a chosen place or the visitor's position. */
+export interface Origin extends LatLng {
+  label: string;
+}

@@ -1,0 +1,60 @@
+// Headless Chromium for the widget's tests and benchmark: the system's /usr/bin/chromium
+// driven by playwright-core (Playwright's own browser download is not used). Every launch
+// gets a fresh profile. Pages only reach 127.0.0.1/localhost: any other request is aborted
+// and recorded, so a test can prove nothing (map tiles included) came from the internet.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { projectRoot } from '../../../src/modules/widget/widget.bundle.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM);
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchChromium(): Promise<Browser> {
+  // launch() starts each browser on a new temporary profile (user-data dir) and removes it on close.
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface TestPage {
+  page: Page;
+  /** URLs the page tried to load from anywhere but this machine. */
+  outsideRequests: string[];
+  close(): Promise<void>;
+}
+
+const LOCAL = /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
+
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<TestPage> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const outsideRequests: string[] = [];
+  await context.route(
+    (url) => /^https?:/.test(url.protocol) && !LOCAL.test(url.href),
+    (route) => {
+      outsideRequests.push(route.request().url());
+      return route.abort();
+    },
+  );
+  const page = await context.newPage();
+  return { page, outsideRequests, close: () => context.close() };
+}
+
+/** Screenshots are kept under .data/widget-screenshots/ (the CI artifact), one per state. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = path.join(projectRoot, '.data', 'widget-screenshots');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

@@ -1,0 +1,72 @@
+// Everything a browser test of the widget stands on: the widget built into a temporary folder,
+// the service (the fake backend for now: tests/fakes/widget-backend.ts), a tile server, a host
+// site, and one Chromium. `open(html)` serves a page on the host site and opens it in a new
+// browser context; `close()` stops it all.
+import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
+import { buildWidget } from '../../../scripts/build-widget.ts';
+import { type FakeFinder, startWidgetBackend, type WidgetBackend } from '../../fakes/widget-backend.ts';
+import { launchChromium, openPage, type TestPage } from './browser.ts';
+import { type HostSite, startHostSite, startTileServer, type TileServer } from './static-servers.ts';
+
+export interface OpenOptions extends BrowserContextOptions {
+  /** Open it on the host site's other origin (`localhost` instead of `127.0.0.1`). */
+  otherOrigin?: boolean;
+  /** Sees every request of the page from the first one on. */
+  onRequest?: (request: Request) => void;
+}
+
+export interface Stage {
+  backend: WidgetBackend;
+  tiles: TileServer;
+  site: HostSite;
+  browser: Browser;
+  /** Serves `html` at `path` (which may end in a #hash) on the host site (or its other origin) and opens it. */
+  open(path: string, html: string, options?: OpenOptions): Promise<TestPage>;
+  close(): Promise<void>;
+}
+
+export async function startStage(options: {
+  widgetDir: string;
+  /** Made once the tile server (tile_url, image URLs) and the host site (allowed origins) run. */
+  finders: (servers: { tiles: TileServer; site: HostSite }) => FakeFinder[];
+}): Promise<Stage> {
+  await buildWidget(options.widgetDir);
+  const tiles = await startTileServer();
+  const site = await startHostSite();
+  const backend = await startWidgetBackend({
+    widgetDir: options.widgetDir,
+    finders: options.finders({ tiles, site }),
+  });
+  const browser = await launchChromium();
+  const pages: TestPage[] = [];
+
+  return {
+    backend,
+    tiles,
+    site,
+    browser,
+    async open(path, html, { otherOrigin, onRequest, ...contextOptions } = {}) {
+      const [route = path, hash] = path.split('#');
+      const url = site.page(route, html) + (hash === undefined ? '' : `#${hash}`);
+      const opened = await openPage(browser, contextOptions);
+      pages.push(opened);
+      if (onRequest) opened.page.on('request', onRequest);
+      await opened.page.goto(otherOrigin ? url.replace(site.origin, site.otherOrigin) : url);
+      return opened;
+    },
+    async close() {
+      for (const opened of pages) await opened.close().catch(() => {});
+      await browser.close();
+      await Promise.all([backend.close(), tiles.close(), site.close()]);
+    },
+  };
+}
+
+/** Resolves once every widget on the page has rendered its list (or `count` of them). */
+export async function widgetsReady(page: Page, count = 1): Promise<void> {
+  await page.waitForFunction(
+    `document.querySelectorAll('[data-location-finder]').length >= ${count} &&
+     [...document.querySelectorAll('[data-location-finder]')].slice(0, ${count})
+       .every((host) => host.shadowRoot && host.shadowRoot.querySelector('.lf-list, .lf-message--error'))`,
+  );
+}
