@@ -23,21 +23,10 @@ import {
   tidy,
 } from './ai-imports.builtin-contacts.ts';
 import { type Entry, rowDelimiter, splitCells } from './ai-imports.builtin-layout.ts';
+import type { AiImportLocationPayload } from './ai-imports.table.ts';
 
 /** A drafted location in the keys of normalized_payload, plus the text it was read from. */
-export interface DraftedLocation {
-  name: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  country: string | null;
-  phone: string | null;
-  website: string | null;
-  lat: number | null;
-  lng: number | null;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
+export interface DraftedLocation extends AiImportLocationPayload {
   /** The pasted text of this entry, so a reviewer sees where each item came from. */
   source_text: string;
 }

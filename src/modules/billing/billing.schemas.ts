@@ -1,6 +1,7 @@
 // Request and response shapes of /billing/* and /webhooks/paddle (spec §4 Billing, decisions §7).
 import { z } from 'zod';
-import { subscriptionStatuses, subscriptionTiers, type UserRow } from '../users/users.table.ts';
+import { toUserPayload, userPayloadSchema } from '../users/users.schemas.ts';
+import type { UserRow } from '../users/users.table.ts';
 import type { PaddleTransaction } from './paddle.client.ts';
 
 export const checkoutBodySchema = z.object({
@@ -15,31 +16,23 @@ export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
 export const checkoutSchema = z.object({ checkout_url: z.string() });
 export const portalSchema = z.object({ portal_url: z.string() });
 
-/** The user's billing fields, as in the user payload (GET /me). */
-export const billingFieldsSchema = z.object({
-  subscription_status: z.enum(subscriptionStatuses),
-  subscription_tier: z.enum(subscriptionTiers),
-  trial_ends_at: z.string().nullable(),
-  paddle_customer_id: z.string().nullable(),
-  paddle_subscription_id: z.string().nullable(),
-  paddle_price_id: z.string().nullable(),
-  paddle_status: z.string().nullable(),
-  paddle_next_billed_at: z.string().nullable(),
-});
+/** The user's billing fields, exactly as in the user payload (GET /me). */
+const billingFieldMask = {
+  subscription_status: true,
+  subscription_tier: true,
+  trial_ends_at: true,
+  paddle_customer_id: true,
+  paddle_subscription_id: true,
+  paddle_price_id: true,
+  paddle_status: true,
+  paddle_next_billed_at: true,
+} as const;
+
+export const billingFieldsSchema = userPayloadSchema.pick(billingFieldMask);
 export type BillingFields = z.infer<typeof billingFieldsSchema>;
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
-
-export const toBillingFields = (user: UserRow): BillingFields => ({
-  subscription_status: user.subscriptionStatus,
-  subscription_tier: user.subscriptionTier,
-  trial_ends_at: iso(user.trialEndsAt),
-  paddle_customer_id: user.paddleCustomerId,
-  paddle_subscription_id: user.paddleSubscriptionId,
-  paddle_price_id: user.paddlePriceId,
-  paddle_status: user.paddleStatus,
-  paddle_next_billed_at: iso(user.paddleNextBilledAt),
-});
+export const toBillingFields = (user: UserRow): BillingFields =>
+  billingFieldsSchema.parse(toUserPayload(user));
 
 /** Invoice (spec §2 "Other response shapes"): amount in the currency's smallest unit (cents). */
 export const invoiceSchema = z.object({
