@@ -15,7 +15,7 @@ import type { WorkspacesRepository } from '../workspaces/workspaces.repository.t
 import { createInvalidCredentialsError } from './auth.errors.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
-import type { IssuedToken, TokenClaims, TokenIssuer } from './auth.tokens.ts';
+import type { IssuedToken, RegisteredClaims, TokenIssuer } from './auth.tokens.ts';
 import type { LoginChallengeService, TwoFactorChallenge } from './login-challenge.service.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import { hasSecondFactor } from './two-factor.service.ts';
@@ -152,8 +152,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       await sessions.revoke(auth.session.id, new Date());
     },
 
-    /** The `auth_session` check, given claims @fastify/jwt has already verified. */
-    async authenticate(claims: TokenClaims, now = new Date()): Promise<AuthContext> {
+    /** The `auth_session` check, given claims the auth plugin has already verified. */
+    async authenticate(
+      claims: Pick<RegisteredClaims, 'jti' | 'sub'>,
+      now = new Date(),
+    ): Promise<AuthContext> {
       const found = await sessions.findWithUserByJti(claims.jti);
       if (
         !found ||
