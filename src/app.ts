@@ -73,6 +73,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: false,
     ...(deps.redis ? { redis: deps.redis } : {}),
+    // Redis down or frozen (its commands fail fast, src/lib/redis.ts): serve unthrottled rather
+    // than answer 500 to every limited route.
+    skipOnError: true,
     errorResponseBuilder: (_request, context) => createRateLimitedError(context.ttl / 1000),
   });
 

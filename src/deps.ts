@@ -2,7 +2,7 @@
 // queue, Redis when configured, and the services. Tests build the same thing on their own
 // database, so no code path differs between a test and production.
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
@@ -11,6 +11,7 @@ import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
+import { connectRedis, type GuardedRedis } from './lib/redis.ts';
 import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
@@ -55,6 +56,7 @@ export interface Deps {
   database: DatabaseHandle;
   db: Database;
   jobs: JobQueue;
+  /** With REDIS_URL: the client whose every command is bounded (src/lib/redis.ts). */
   redis: Redis | undefined;
   secretBox: SecretBox;
   storage: Storage;
@@ -68,7 +70,7 @@ interface ServiceDeps {
   secretBox: SecretBox;
   config: Config;
   db: Database;
-  redis: Redis | undefined;
+  redis: GuardedRedis | undefined;
   storage: Storage;
   logger: Logger;
 }
@@ -98,7 +100,30 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const twoFactorCodes = createTwoFactorRepository(db);
   const invites = createInvitesRepository(db);
   const auditLog = createAuditRepository(db);
-  const loginLimiter = createFailureLimiter({ prefix: 'login', points: 5, durationSeconds: 60, redis });
+  // Throttles (decisions §3, docs/api.md): a right password clears its count; a right
+  // second-factor code only gives its own attempt back, so wrong codes keep counting for the
+  // quarter hour whatever passwords are typed meanwhile.
+  const loginLimiter = createFailureLimiter({
+    name: 'login',
+    points: 5,
+    windowSeconds: 60,
+    onSuccess: 'clear',
+    redis,
+  });
+  const reauthLimiter = createFailureLimiter({
+    name: 'reauth',
+    points: 5,
+    windowSeconds: 60,
+    onSuccess: 'clear',
+    redis,
+  });
+  const codeLimiter = createFailureLimiter({
+    name: 'two-factor',
+    points: 5,
+    windowSeconds: 15 * 60,
+    onSuccess: 'release',
+    redis,
+  });
   const twoFactor = createTwoFactorService({ db, users, codes: twoFactorCodes, secretBox });
   const challenges = createLoginChallengeService({
     db,
@@ -106,7 +131,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     codes: twoFactorCodes,
     secretBox,
     mailer,
-    loginLimiter,
+    codeLimiter,
   });
   const locationsService = createLocationsService({
     db,
@@ -123,7 +148,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       sessions,
       twoFactor: twoFactorCodes,
       usersService,
-      reauthLimiter: createFailureLimiter({ prefix: 'reauth', points: 5, durationSeconds: 60, redis }),
+      reauthLimiter,
     }),
     sessions: createSessionsService({ sessions }),
     audit: createAuditService(auditLog),
@@ -189,8 +214,7 @@ export interface CreateDepsOptions {
 export async function createDeps(config: Config, options: CreateDepsOptions): Promise<Deps> {
   const logger = options.logger ?? createLogger(config);
   const database = createDatabase(options.databaseUrl);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
-  redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
   const storage = createStorage(config.storage);
@@ -208,14 +232,14 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     database,
     db: database.db,
     jobs,
-    redis,
+    redis: redis?.client,
     secretBox,
     storage,
     mailer,
     services: createServices({ config, db: database.db, redis, storage, logger, mailer, secretBox }),
     async close() {
       await jobs.stop();
-      redis?.disconnect();
+      redis?.close();
       await storage.close();
       mailer.close();
       await database.close();

@@ -255,6 +255,60 @@ describe('the auth:api and auth_session checks', () => {
     expect((await me(bearer(unknownSession))).statusCode).toBe(401);
   });
 
+  describe('claims of spec §5.1, each required with its type', () => {
+    /** The claims of a live session's token, changed by `change`, signed with the right secret. */
+    async function resigned(change: (claims: Record<string, unknown>) => void): Promise<string> {
+      const user = await createUser(ctx.deps);
+      const claims: Record<string, unknown> = { ...decodeJwt(await tokenFor(ctx.deps, user)) };
+      change(claims);
+      return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    }
+
+    it('accepts the token re-signed unchanged (the control of the cases below)', async () => {
+      expect((await me(bearer(await resigned(() => {})))).statusCode).toBe(200);
+    });
+
+    it.each(['iss', 'iat', 'nbf', 'exp', 'sub', 'jti'])(
+      'answers 401 for a token without %s',
+      async (claim) => {
+        const res = await me(
+          bearer(
+            await resigned((claims) => {
+              delete claims[claim];
+            }),
+          ),
+        );
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({ message: 'Unauthenticated.', code: 'unauthenticated' });
+      },
+    );
+
+    it.each([
+      ['jti', 'not-a-uuid'],
+      ['jti', `${crypto.randomUUID()}x`],
+      ['jti', 42],
+      ['iss', 7],
+      ['iat', String(Math.floor(Date.now() / 1000))],
+      ['iat', 1.5],
+      ['nbf', String(Math.floor(Date.now() / 1000))],
+      ['sub', 'abc'],
+      ['sub', '0'],
+      ['sub', '-1'],
+      ['sub', '01'],
+      ['sub', 1],
+    ])('answers 401 (never 500) when %s is %j', async (claim, value) => {
+      const res = await me(
+        bearer(
+          await resigned((claims) => {
+            claims[claim] = value;
+          }),
+        ),
+      );
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: 'Unauthenticated.', code: 'unauthenticated' });
+    });
+  });
+
   it('refreshes last_used_at at most once a minute', async () => {
     const user = await createUser(ctx.deps);
     const token = await tokenFor(ctx.deps, user);

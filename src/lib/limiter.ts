@@ -1,43 +1,205 @@
-// Counters for throttling that must hold across processes: Redis when REDIS_URL is set,
-// otherwise in-process memory (one process only, as decisions §1 allows).
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+// Counters that throttle guessing (passwords, second-factor codes): in Redis when REDIS_URL is
+// set, so every process shares them, otherwise in this process (decisions §1). When Redis is
+// down or frozen the counters fall back to this process (src/lib/redis.ts) and logins go on.
+//
+// Reservation, not "check, verify, then count": an attempt is counted *before* anything is
+// checked, in the same atomic step that decides whether it may go ahead (one Lua script in
+// Redis; one synchronous block in the process). However many requests arrive at once, at most
+// `points` of them per window are ever checked; the rest are refused with 429.
+//
+// Our own two short scripts rather than rate-limiter-flexible: its consume counts refused
+// attempts too (a burst of 100 leaves 100), so giving one attempt back frees no place, and a
+// reward that lands after its window has ended opens the next window below zero.
+import type { Redis, Result } from 'ioredis';
+import { createRateLimitedError } from './errors.ts';
+import type { GuardedRedis } from './redis.ts';
 
-export interface FailureLimiter {
-  /** Seconds until the key may try again, or 0 when it is not blocked. */
-  blockedFor(key: string): Promise<number>;
-  recordFailure(key: string): Promise<void>;
-  reset(key: string): Promise<void>;
+export interface Attempt {
+  /**
+   * The guess was right. Until this is called the attempt counts as a failure, so a check that
+   * answers "wrong" or throws half-way needs no call: forgetting one fails closed.
+   */
+  succeeded(): Promise<void>;
 }
 
-/** At most `points` failures per `durationSeconds` for a key; the next attempt is refused. */
-export function createFailureLimiter(options: {
-  prefix: string;
+export interface FailureLimiter {
+  /**
+   * Counts one attempt for `key`, to be checked next; throws the 429 error (with Retry-After)
+   * when `points` attempts are already counted in the key's window.
+   */
+  attempt(key: string): Promise<Attempt>;
+}
+
+export interface FailureLimiterOptions {
+  /** Names the counters (`login`, `reauth`, `two-factor`); part of the Redis key. */
+  name: string;
+  /** Attempts that may be checked per window and key; the next ones are refused until it ends. */
   points: number;
-  durationSeconds: number;
-  redis?: Redis;
-}): FailureLimiter {
-  const settings = { keyPrefix: options.prefix, points: options.points, duration: options.durationSeconds };
-  const limiter = options.redis
-    ? new RateLimiterRedis({ ...settings, storeClient: options.redis, useRedisPackage: false })
-    : new RateLimiterMemory(settings);
+  windowSeconds: number;
+  /**
+   * What a right guess does: `clear` forgets the key's failures (a right password ends the
+   * throttle of a login); `release` only gives its own attempt back, so earlier failures keep
+   * counting until the window ends (wrong second-factor codes).
+   */
+  onSuccess: 'clear' | 'release';
+  /** Where the counters live; without it, in this process only. */
+  redis?: GuardedRedis;
+}
+
+type Reservation =
+  | { granted: true; release(): Promise<void>; clear(): Promise<void> }
+  | { granted: false; retryAfterMs: number };
+
+export function createFailureLimiter(options: FailureLimiterOptions): FailureLimiter {
+  const windowMs = options.windowSeconds * 1000;
+  const memory = new MemoryCounters(options.points, windowMs);
+  const redisCounters = options.redis
+    ? new RedisCounters(options.redis, `throttle:${options.name}:`, options.points, windowMs)
+    : undefined;
 
   return {
-    async blockedFor(key) {
-      const state = await limiter.get(key);
-      if (!state || state.consumedPoints < options.points) return 0;
-      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-    },
-    async recordFailure(key) {
-      try {
-        await limiter.consume(key);
-      } catch (error) {
-        // Rejection only means the limit is now reached; anything else is a real failure.
-        if (!(error instanceof RateLimiterRes)) throw error;
-      }
-    },
-    async reset(key) {
-      await limiter.delete(key);
+    async attempt(key) {
+      const reservation = redisCounters
+        ? await redisCounters.reserve(key, () => memory.reserve(key))
+        : memory.reserve(key);
+      if (!reservation.granted) throw createRateLimitedError(reservation.retryAfterMs / 1000);
+      let settled = false;
+      return {
+        async succeeded() {
+          if (settled) return;
+          settled = true;
+          await (options.onSuccess === 'clear' ? reservation.clear() : reservation.release());
+        },
+      };
     },
   };
+}
+
+/**
+ * In this process. Each call runs to its end without awaiting, so on Node's single thread the
+ * read, the decision and the increment of one reservation cannot interleave with another's.
+ */
+class MemoryCounters {
+  private readonly windows = new Map<string, { count: number; endsAt: number; timer: NodeJS.Timeout }>();
+
+  constructor(
+    private readonly points: number,
+    private readonly windowMs: number,
+  ) {}
+
+  reserve(key: string): Reservation {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (window && window.endsAt <= now) {
+      this.forget(key);
+      window = undefined;
+    }
+    if (!window) {
+      // The timer only frees memory (expiry is judged by endsAt); unref'd, it keeps no process alive.
+      const timer = setTimeout(() => this.forget(key), this.windowMs);
+      timer.unref();
+      window = { count: 0, endsAt: now + this.windowMs, timer };
+      this.windows.set(key, window);
+    }
+    if (window.count >= this.points) return { granted: false, retryAfterMs: window.endsAt - now };
+    window.count += 1;
+    const reserved = window;
+    return {
+      granted: true,
+      release: async () => {
+        // Only into the window it was taken from: a new window does not owe this attempt.
+        if (this.windows.get(key) === reserved && reserved.count > 0) reserved.count -= 1;
+      },
+      clear: async () => this.forget(key),
+    };
+  }
+
+  private forget(key: string): void {
+    const window = this.windows.get(key);
+    if (!window) return;
+    clearTimeout(window.timer);
+    this.windows.delete(key);
+  }
+}
+
+// Read, decide and increment in one script: Redis runs a script alone, so two processes (or
+// two requests) cannot both see 4 and both go ahead. The counter never passes `points`, so a
+// released attempt frees exactly one place. The expiry is set with the first attempt (and
+// repaired if a key ever lacks one), so a window ends `windowMs` after it began.
+const RESERVE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then
+  return {0, redis.call('PTTL', KEYS[1])}
+end
+redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return {1, redis.call('PTTL', KEYS[1])}
+`;
+
+const RELEASE_SCRIPT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    throttleReserve(key: string, points: number, windowMs: number): Result<[number, number], Context>;
+    throttleRelease(key: string): Result<number, Context>;
+  }
+}
+
+function defineScripts(client: Redis): void {
+  // Sent by SHA after the first use; ioredis sends the script again when Redis lost it (a restart).
+  if (typeof client.throttleReserve !== 'function') {
+    client.defineCommand('throttleReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
+  }
+  if (typeof client.throttleRelease !== 'function') {
+    client.defineCommand('throttleRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  }
+}
+
+/** In Redis, shared by every process; `fallback` reserves in the process when Redis cannot answer. */
+class RedisCounters {
+  constructor(
+    private readonly redis: GuardedRedis,
+    private readonly prefix: string,
+    private readonly points: number,
+    private readonly windowMs: number,
+  ) {
+    defineScripts(redis.client);
+  }
+
+  async reserve(key: string, fallback: () => Reservation): Promise<Reservation> {
+    const redisKey = this.prefix + key;
+    const sentAt = Date.now();
+    return this.redis.run(async (client): Promise<Reservation> => {
+      const [granted, ttlMs] = await client.throttleReserve(redisKey, this.points, this.windowMs);
+      const remainingMs = ttlMs > 0 ? ttlMs : this.windowMs;
+      if (granted !== 1) return { granted: false, retryAfterMs: remainingMs };
+      // Measured from before the request, so this end is never later than the window's own.
+      const windowEndsAt = sentAt + remainingMs;
+      return {
+        granted: true,
+        // Settling where the attempt was counted; when Redis is gone by then, the attempt
+        // simply keeps counting until its window ends.
+        release: async () => {
+          if (Date.now() >= windowEndsAt) return;
+          await this.redis.run(
+            (c) => c.throttleRelease(redisKey),
+            () => 0,
+          );
+        },
+        clear: async () => {
+          await this.redis.run(
+            (c) => c.del(redisKey),
+            () => 0,
+          );
+        },
+      };
+    }, fallback);
+  }
 }

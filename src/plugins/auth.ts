@@ -8,7 +8,13 @@ import type { Config } from '../config.ts';
 import { createUnauthenticatedError } from '../lib/errors.ts';
 import type { AuditService } from '../modules/audit/audit.service.ts';
 import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
-import { JWT_ALGORITHM, type TokenClaims } from '../modules/auth/auth.tokens.ts';
+import {
+  JWT_ALGORITHM,
+  REQUIRED_CLAIMS,
+  type RegisteredClaims,
+  registeredClaimsSchema,
+  type TokenClaims,
+} from '../modules/auth/auth.tokens.ts';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -46,15 +52,16 @@ export const authPlugin = fp<AuthPluginOptions>(
     await app.register(fastifyJwt, {
       secret: jwt.secret,
       sign: { algorithm: JWT_ALGORITHM, iss: jwt.issuer },
-      verify: { algorithms: [JWT_ALGORITHM], allowedIss: jwt.issuer, requiredClaims: ['jti', 'sub', 'exp'] },
+      // Presence here; the types and formats (a UUID jti, a numeric sub) by the schema below.
+      verify: { algorithms: [JWT_ALGORITHM], allowedIss: jwt.issuer, requiredClaims: REQUIRED_CLAIMS },
     });
 
     app.decorateRequest('auth', null);
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      let claims: TokenClaims;
+      let claims: RegisteredClaims;
       try {
-        claims = await request.jwtVerify<TokenClaims>();
+        claims = registeredClaimsSchema.parse(await request.jwtVerify<TokenClaims>());
       } catch {
         throw createUnauthenticatedError();
       }

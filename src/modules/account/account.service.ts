@@ -1,10 +1,10 @@
 // The signed-in user's own account: PUT /me (name, email, password) and DELETE /me.
 // Changing the email or the password, and deleting the account, take the password again;
-// those checks are throttled per user like logins (5 failures a minute -> 429), so a stolen
-// token is not a way to guess the password.
+// those checks are throttled per user like logins (5 failures a minute -> 429, however many
+// arrive at once), so a stolen token is not a way to guess the password.
 import type { Database } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { createRateLimitedError, isUniqueViolation } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../lib/errors.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import type { SessionsRepository } from '../auth/sessions.repository.ts';
@@ -34,16 +34,11 @@ interface AccountServiceDeps {
 export function createAccountService(deps: AccountServiceDeps) {
   const { db, users, sessions, twoFactor, usersService, reauthLimiter: limiter } = deps;
 
-  /** Throws `wrong()` unless `password` is the user's; throttled per user. */
+  /** Throws `wrong()` unless `password` is the user's; counted before it is checked, per user. */
   async function confirmPassword(user: UserRow, password: string, wrong: () => Error): Promise<void> {
-    const key = String(user.id);
-    const retryAfter = await limiter.blockedFor(key);
-    if (retryAfter > 0) throw createRateLimitedError(retryAfter);
-    if (!(await verifyPassword(user.passwordHash, password))) {
-      await limiter.recordFailure(key);
-      throw wrong();
-    }
-    await limiter.reset(key);
+    const attempt = await limiter.attempt(String(user.id));
+    if (!(await verifyPassword(user.passwordHash, password))) throw wrong();
+    await attempt.succeeded();
   }
 
   return {

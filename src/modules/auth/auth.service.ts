@@ -4,7 +4,7 @@
 // PostgreSQL, so it survives restarts.
 import type { Database, Executor } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { createRateLimitedError, createUnauthenticatedError, isUniqueViolation } from '../../lib/errors.ts';
+import { createUnauthenticatedError, isUniqueViolation } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/http.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import { createEmailTakenError } from '../users/users.errors.ts';
@@ -15,7 +15,7 @@ import type { WorkspacesRepository } from '../workspaces/workspaces.repository.t
 import { createInvalidCredentialsError } from './auth.errors.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
-import type { IssuedToken, TokenClaims, TokenIssuer } from './auth.tokens.ts';
+import type { IssuedToken, RegisteredClaims, TokenIssuer } from './auth.tokens.ts';
 import type { LoginChallengeService, TwoFactorChallenge } from './login-challenge.service.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import { hasSecondFactor } from './two-factor.service.ts';
@@ -83,21 +83,17 @@ export function createAuthService(deps: AuthServiceDeps) {
   });
 
   /**
-   * Password check, throttled per email and IP (5 failures a minute -> 429). Returns the
-   * user when the password is right; the caller decides between a token and a challenge.
+   * Password check, throttled per email and IP (5 failures a minute -> 429). The attempt is
+   * counted before the password is verified, so a burst gets no more than 5 verified; a right
+   * password clears the count. Returns the user; the caller decides between a token and a
+   * challenge.
    */
   async function verifyCredentials(body: LoginBody, client: ClientInfo): Promise<UserRow> {
-    const throttleKey = `${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`;
-    const retryAfter = await loginLimiter.blockedFor(throttleKey);
-    if (retryAfter > 0) throw createRateLimitedError(retryAfter);
-
+    const attempt = await loginLimiter.attempt(`${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`);
     const user = await users.findActiveByEmail(body.email);
     const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
-    if (!user || !valid) {
-      await loginLimiter.recordFailure(throttleKey);
-      throw createInvalidCredentialsError();
-    }
-    await loginLimiter.reset(throttleKey);
+    if (!user || !valid) throw createInvalidCredentialsError();
+    await attempt.succeeded();
     return user;
   }
 
@@ -144,7 +140,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** POST /login/2fa: a TOTP code, the mailed code or a recovery code completes the challenge. */
     async completeLogin(body: LoginTwoFactorBody, client: ClientInfo): Promise<TokenResponse> {
-      const user = await challenges.completeChallenge(body.challenge_token, body.code, client);
+      const user = await challenges.completeChallenge(body.challenge_token, body.code);
       return tokenResponse(await startSession(user, client), user);
     },
 
@@ -152,8 +148,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       await sessions.revoke(auth.session.id, new Date());
     },
 
-    /** The `auth_session` check, given claims @fastify/jwt has already verified. */
-    async authenticate(claims: TokenClaims, now = new Date()): Promise<AuthContext> {
+    /** The `auth_session` check, given claims the auth plugin has already verified. */
+    async authenticate(
+      claims: Pick<RegisteredClaims, 'jti' | 'sub'>,
+      now = new Date(),
+    ): Promise<AuthContext> {
       const found = await sessions.findWithUserByJti(claims.jti);
       if (
         !found ||

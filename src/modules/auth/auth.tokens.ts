@@ -3,16 +3,29 @@
 // verification is @fastify/jwt in the auth plugin, configured from the same settings.
 import { randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../users/users.table.ts';
 
-export interface TokenClaims {
-  iss: string;
-  iat: number;
-  nbf: number;
-  exp: number;
-  sub: string;
-  jti: string;
+/**
+ * The registered claims every token must carry (spec §5.1), each of its type: a token signed
+ * with our key but missing one, or with a `jti` that is not a UUID (the sessions column is
+ * one) or a `sub` that is not a user id, is refused as unauthenticated before any query.
+ */
+export const registeredClaimsSchema = z.object({
+  iss: z.string().min(1),
+  iat: z.int().nonnegative(),
+  nbf: z.int().nonnegative(),
+  exp: z.int().positive(),
+  sub: z.string().regex(/^[1-9][0-9]{0,9}$/),
+  jti: z.uuid(),
+});
+
+export const REQUIRED_CLAIMS = Object.keys(registeredClaimsSchema.shape);
+
+export type RegisteredClaims = z.infer<typeof registeredClaimsSchema>;
+
+export interface TokenClaims extends RegisteredClaims {
   role: UserRole;
   subscription_status: SubscriptionStatus;
   subscription_tier: SubscriptionTier;

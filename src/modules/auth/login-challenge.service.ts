@@ -3,7 +3,7 @@
 // code or a recovery code. Challenge tokens and codes are stored as SHA-256 hashes only.
 import type { Database } from '../../db/client.ts';
 import { randomToken, type SecretBox, safeEqual, sha256Hex } from '../../lib/crypto.ts';
-import { createProviderUnavailableError, createRateLimitedError } from '../../lib/errors.ts';
+import { createProviderUnavailableError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/http.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import type { Mailer } from '../../lib/mail.ts';
@@ -32,8 +32,8 @@ interface LoginChallengeDeps {
   codes: TwoFactorRepository;
   secretBox: SecretBox;
   mailer: Mailer;
-  /** The login throttle: wrong second-factor codes count as failed logins of the email and IP. */
-  loginLimiter: FailureLimiter;
+  /** Wrong second-factor codes per user; a right code gives back only its own attempt. */
+  codeLimiter: FailureLimiter;
 }
 
 export function createLoginChallengeService({
@@ -42,7 +42,7 @@ export function createLoginChallengeService({
   codes,
   secretBox,
   mailer,
-  loginLimiter,
+  codeLimiter,
 }: LoginChallengeDeps) {
   return {
     /** POST /login with a second factor on: a challenge instead of a token; the code is mailed when email is on. */
@@ -79,10 +79,13 @@ export function createLoginChallengeService({
 
     /**
      * POST /login/2fa: the user whose challenge this code completes. The challenge row is
-     * locked while the code is checked, so two requests with one challenge cannot both win;
-     * a wrong code counts against the challenge (5 and it is dead) and the login throttle.
+     * locked while the code is checked, so two requests with one challenge cannot both win.
+     * Before a code is checked it is counted against its user (the second-factor limiter: not
+     * reset by a right password, and counted before the check, so a burst over many challenges
+     * gets no more than its 5 codes checked); a wrong code also counts against the challenge
+     * (5 and it is dead).
      */
-    async completeChallenge(challengeToken: string, rawCode: string, client: ClientInfo): Promise<UserRow> {
+    async completeChallenge(challengeToken: string, rawCode: string): Promise<UserRow> {
       const code = rawCode.trim().replace(/\s+/g, '');
       const result = await db.transaction(async (tx) => {
         const now = new Date();
@@ -92,14 +95,12 @@ export function createLoginChallengeService({
           MAX_CHALLENGE_FAILURES,
           tx,
         );
-        if (!challenge) return { outcome: 'invalid' as const };
+        if (!challenge) return undefined;
         const user = await users.findActiveById(challenge.userId, tx);
-        if (!user) return { outcome: 'invalid' as const };
+        if (!user) return undefined;
 
-        const throttleKey = `${user.email.toLowerCase()}|${client.ip ?? 'unknown'}`;
-        const retryAfter = await loginLimiter.blockedFor(throttleKey);
-        if (retryAfter > 0) return { outcome: 'throttled' as const, retryAfter };
-
+        // Throws 429 when the user's wrong codes are used up; nothing is written then.
+        const attempt = await codeLimiter.attempt(String(user.id));
         let accepted = false;
         if (/^\d{6}$/.test(code)) {
           if (challenge.methods.includes('totp') && user.totpSecretEncrypted) {
@@ -121,24 +122,17 @@ export function createLoginChallengeService({
 
         if (!accepted) {
           await codes.recordWrongCode(challenge.id, tx);
-          return { outcome: 'wrong' as const, throttleKey };
+          return { accepted: false as const };
         }
         await codes.consumeChallenge(challenge.id, now, tx);
-        await loginLimiter.reset(throttleKey);
-        return { outcome: 'ok' as const, user };
+        return { accepted: true as const, user, attempt };
       });
 
-      switch (result.outcome) {
-        case 'ok':
-          return result.user;
-        case 'throttled':
-          throw createRateLimitedError(result.retryAfter);
-        case 'wrong':
-          await loginLimiter.recordFailure(result.throttleKey);
-          throw createInvalidCodeError();
-        default:
-          throw createInvalidChallengeError();
-      }
+      if (!result) throw createInvalidChallengeError();
+      if (!result.accepted) throw createInvalidCodeError();
+      // After the commit: a right code that failed to be recorded still counts as an attempt.
+      await result.attempt.succeeded();
+      return result.user;
     },
   };
 }
