@@ -6,18 +6,14 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { declareErrorResponses, registerErrorHandling } from './plugins/error-handler.ts';
+import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
 declare module 'fastify' {

@@ -53,6 +53,10 @@ export const createTierRequiredError = (message = 'This feature requires a quali
 
 export const createConflictError = (message: string) => new AppError(409, 'conflict', message);
 
+/** A unique violation that names no request field (src/db/unique-constraints.ts). */
+export const createUniqueConflictError = () =>
+  createConflictError('The request conflicts with data that already exists.');
+
 export const createRateLimitedError = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
@@ -69,15 +73,22 @@ export const createNotConfiguredError = (message: string) => new AppError(503, '
 export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>
   new AppError(502, 'provider_unavailable', message);
 
-/** PostgreSQL error code of a Drizzle-wrapped error (Drizzle puts it on `cause`). */
-export function pgErrorCode(error: unknown): string | undefined {
+/** The fields of a PostgreSQL error (postgres.js) that the error handler reads. */
+export interface PgErrorFields {
+  code: string;
+  constraint_name?: string;
+}
+
+/** The PostgreSQL error inside an error: Drizzle wraps it (`DrizzleQueryError.cause`). */
+export function pgErrorOf(error: unknown): PgErrorFields | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return current as PgErrorFields;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
-export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
+/** PostgreSQL error code of a Drizzle-wrapped error (Drizzle puts it on `cause`). */
+export const pgErrorCode = (error: unknown): string | undefined => pgErrorOf(error)?.code;

@@ -1,9 +1,19 @@
 // The one place errors become responses (decisions §2): AppErrors, zod validation failures,
-// Fastify's own errors (malformed JSON, 413, 415, 429) and everything else as a 500 whose
-// stack goes to the log only.
+// database errors a client can provoke (unique violations, characters PostgreSQL cannot
+// store), Fastify's own errors (malformed JSON, 413, 415, 429) and everything else as a 500
+// whose stack goes to the log only.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type ErrorCode, type FieldErrors, VALIDATION_MESSAGE } from '../lib/errors.ts';
+import { uniqueConstraintErrors } from '../db/unique-constraints.ts';
+import {
+  AppError,
+  createUniqueConflictError,
+  createValidationError,
+  type ErrorCode,
+  type FieldErrors,
+  pgErrorOf,
+  VALIDATION_MESSAGE,
+} from '../lib/errors.ts';
 import { errorResponseSchema } from '../lib/schemas.ts';
 
 declare module 'fastify' {
@@ -59,13 +69,42 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) {
-    if (error.headers) reply.headers(error.headers);
-    const body: Record<string, unknown> = { message: error.message, code: error.code };
-    if (error.errors) body.errors = error.errors;
-    return send(reply, error.statusCode, body);
+function sendAppError(reply: FastifyReply, error: AppError) {
+  if (error.headers) reply.headers(error.headers);
+  const body: Record<string, unknown> = { message: error.message, code: error.code };
+  if (error.errors) body.errors = error.errors;
+  return send(reply, error.statusCode, body);
+}
+
+/**
+ * The answer to a PostgreSQL error a request can provoke, or undefined for a server fault.
+ * Unique violations are looked up by constraint (src/db/unique-constraints.ts); one the table
+ * gives no field is a 409, logged so the table can learn it. 22021 (invalid byte sequence)
+ * and 22P05 (unsupported Unicode escape, a NUL in jsonb) are a last resort: the validator
+ * refuses NUL characters with the field named before a query runs (src/plugins/validation.ts).
+ */
+function databaseClientError(error: unknown, request: FastifyRequest): AppError | undefined {
+  const pg = pgErrorOf(error);
+  if (pg?.code === '23505') {
+    const constraint = pg.constraint_name ?? '';
+    const mapped = Object.hasOwn(uniqueConstraintErrors, constraint)
+      ? uniqueConstraintErrors[constraint]
+      : null;
+    if (mapped) return mapped();
+    request.log.warn({ constraint }, 'unique violation without a field; answered 409');
+    return createUniqueConflictError();
   }
+  if (pg?.code === '22021' || pg?.code === '22P05') {
+    return createValidationError({ body: ['The request contains characters that cannot be stored.'] });
+  }
+  return undefined;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) return sendAppError(reply, error);
+
+  const fromDatabase = databaseClientError(error, request);
+  if (fromDatabase) return sendAppError(reply, fromDatabase);
 
   if (hasZodFastifySchemaValidationErrors(error)) {
     // A malformed path id names no resource: the same answer as a missing one.
