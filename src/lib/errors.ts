@@ -40,6 +40,9 @@ export const createValidationError = (errors: FieldErrors, statusCode = 422) =>
 export const createFieldError = (field: string, message: string) =>
   createValidationError({ [field]: [message] });
 
+export const createBadRequestError = (message = 'The request could not be understood.') =>
+  new AppError(400, 'bad_request', message);
+
 export const createNotFoundError = (message = 'Not found.') => new AppError(404, 'not_found', message);
 
 export const createUnauthenticatedError = (message = 'Unauthenticated.') =>

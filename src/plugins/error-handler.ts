@@ -14,6 +14,7 @@ import {
   pgErrorOf,
   VALIDATION_MESSAGE,
 } from '../lib/errors.ts';
+import { multipartClientError } from '../lib/multipart.ts';
 import { errorResponseSchema } from '../lib/schemas.ts';
 
 declare module 'fastify' {
@@ -105,6 +106,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 
   const fromDatabase = databaseClientError(error, request);
   if (fromDatabase) return sendAppError(reply, fromDatabase);
+
+  // The multipart parser's own errors carry no status (a body cut short: 400).
+  const fromMultipart = multipartClientError(error);
+  if (fromMultipart) return sendAppError(reply, fromMultipart);
 
   if (hasZodFastifySchemaValidationErrors(error)) {
     // A malformed path id names no resource: the same answer as a missing one.
