@@ -12,7 +12,12 @@ import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { declareErrorResponses, registerErrorHandling } from './plugins/error-handler.ts';
+import {
+  createClientErrorHandler,
+  declareErrorResponses,
+  errorHandler,
+  registerErrorHandling,
+} from './plugins/error-handler.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -36,6 +41,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors Fastify would answer with bodies of its own, echoing the request: bad URL encoding
+    // and over-long parameters (frameworkErrors), malformed HTTP (clientErrorHandler) and the
+    // 503 while closing (answered by registerErrorHandling instead).
+    frameworkErrors: errorHandler,
+    clientErrorHandler: createClientErrorHandler(deps.logger as FastifyBaseLogger),
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'provider_unavailable'
   | 'not_configured'
+  | 'service_unavailable'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal_error';
 
 /** Field -> messages, with nested fields as dotted paths (`answers.business_type`). */
@@ -72,6 +75,9 @@ export const createPayloadTooLargeError = (message = 'The payload is too large.'
   new AppError(413, 'payload_too_large', message);
 
 export const createNotConfiguredError = (message: string) => new AppError(503, 'not_configured', message);
+
+export const createServiceUnavailableError = (message: string) =>
+  new AppError(503, 'service_unavailable', message);
 
 export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>
   new AppError(502, 'provider_unavailable', message);
