@@ -1,6 +1,5 @@
 // buildApp(deps): plugins, error handling, health and docs routes, and every route plugin under
 // /api. It never listens: src/server.ts and the tests (through app.inject) do that part.
-import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -18,6 +17,7 @@ import {
   errorHandler,
   registerErrorHandling,
 } from './plugins/error-handler.ts';
+import { registerHttpPolicy } from './plugins/http-policy.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -69,12 +69,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   declareErrorResponses(app);
 
-  await app.register(cors, {
-    // Bearer tokens, no cookies: any origin may call the API; the widget routes check their
-    // own allow-lists (authorized_urls).
-    origin: true,
-    exposedHeaders: ['x-total-count', 'x-request-id', 'retry-after'],
-  });
+  await registerHttpPolicy(app, { appUrl: config.appUrl });
 
   await app.register(rateLimit, {
     global: false,

@@ -1,9 +1,16 @@
 // Upload routes take multipart/form-data only; any other body, or one whose boundary is missing
-// or unusable, is a 415 before a byte is read. A body that breaks off or never matches its
+// or unusable, is a 415 before a byte is read, and one declaring more bytes than the route
+// takes is a 413 before a byte is read (the multipart parser does not apply Fastify's body
+// limit, and its per-file limit trips only after the bytes have streamed in). A body that breaks off or never matches its
 // boundary makes the multipart parser (busboy) fail with plain errors that carry no status;
 // multipartClientError names them for the error handler, which answers 400.
 import type { FastifyRequest } from 'fastify';
-import { type AppError, createBadRequestError, createUnsupportedMediaTypeError } from './errors.ts';
+import {
+  type AppError,
+  createBadRequestError,
+  createPayloadTooLargeError,
+  createUnsupportedMediaTypeError,
+} from './errors.ts';
 
 /** `boundary=` of a content type, quoted or not (busboy reads the same forms). */
 const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;
@@ -18,11 +25,25 @@ function hasUsableBoundary(contentType: string | undefined): boolean {
 const createBoundaryMissingError = () =>
   createUnsupportedMediaTypeError('The request must be multipart/form-data with a boundary.');
 
-export function assertMultipart(request: FastifyRequest): void {
+/** Room for the other fields and the multipart framing around the one file a route takes. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export interface MultipartLimits {
+  /** The route's file limit; the whole body may declare this plus MULTIPART_OVERHEAD_BYTES. */
+  fileBytes: number;
+  /** The route's own 413 (the image route names its limit). */
+  tooLarge?: () => AppError;
+}
+
+export function assertMultipart(request: FastifyRequest, limits: MultipartLimits): void {
   if (!request.isMultipart()) {
     throw createUnsupportedMediaTypeError('The request must be multipart/form-data.');
   }
   if (!hasUsableBoundary(request.headers['content-type'])) throw createBoundaryMissingError();
+  const declared = Number(request.headers['content-length']);
+  if (declared > limits.fileBytes + MULTIPART_OVERHEAD_BYTES) {
+    throw (limits.tooLarge ?? createPayloadTooLargeError)();
+  }
 }
 
 /**

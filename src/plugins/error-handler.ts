@@ -79,12 +79,21 @@ export function toFieldErrors(issues: { instancePath: string; message?: string }
   return errors;
 }
 
+/**
+ * A body refused as too large may still be arriving (often it has not been read at all): close
+ * the connection after the answer, or Node would read and discard the rest to keep it alive.
+ */
+function closeAfterTooLarge(reply: FastifyReply, status: number) {
+  if (status === 413) reply.header('connection', 'close');
+}
+
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
 function sendAppError(reply: FastifyReply, error: AppError) {
   if (error.headers) reply.headers(error.headers);
+  closeAfterTooLarge(reply, error.statusCode);
   const body: Record<string, unknown> = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
   return send(reply, error.statusCode, body);
@@ -150,6 +159,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (status >= 400 && status < 500) {
     // Fastify's and its plugins' own client errors (413, 415, 429, multipart limits, ...).
     const code = codeByStatus[status] ?? 'bad_request';
+    closeAfterTooLarge(reply, status);
     // Never the error's own message: Fastify's and its plugins' messages may quote the request.
     const message =
       messageByFastifyCode[error.code] ??
