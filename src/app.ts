@@ -1,24 +1,25 @@
 // buildApp(deps): plugins, error handling, health and docs routes, and every route plugin under
 // /api. It never listens: src/server.ts and the tests (through app.inject) do that part.
-import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { declareErrorResponses, registerErrorHandling } from './plugins/error-handler.ts';
+import {
+  createClientErrorHandler,
+  declareErrorResponses,
+  errorHandler,
+  registerErrorHandling,
+} from './plugins/error-handler.ts';
+import { registerHttpPolicy } from './plugins/http-policy.ts';
+import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
 declare module 'fastify' {
@@ -41,6 +42,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors Fastify would answer with bodies of its own, echoing the request: bad URL encoding
+    // and over-long parameters (frameworkErrors), malformed HTTP (clientErrorHandler) and the
+    // 503 while closing (answered by registerErrorHandling instead).
+    frameworkErrors: errorHandler,
+    clientErrorHandler: createClientErrorHandler(deps.logger as FastifyBaseLogger),
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -63,12 +70,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   declareErrorResponses(app);
 
-  await app.register(cors, {
-    // Bearer tokens, no cookies: any origin may call the API; the widget routes check their
-    // own allow-lists (authorized_urls).
-    origin: true,
-    exposedHeaders: ['x-total-count', 'x-request-id', 'retry-after'],
-  });
+  await registerHttpPolicy(app, { appUrl: config.appUrl });
 
   await app.register(rateLimit, {
     global: false,

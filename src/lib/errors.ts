@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'provider_unavailable'
   | 'not_configured'
+  | 'service_unavailable'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal_error';
 
 /** Field -> messages, with nested fields as dotted paths (`answers.business_type`). */
@@ -40,6 +43,9 @@ export const createValidationError = (errors: FieldErrors, statusCode = 422) =>
 export const createFieldError = (field: string, message: string) =>
   createValidationError({ [field]: [message] });
 
+export const createBadRequestError = (message = 'The request could not be understood.') =>
+  new AppError(400, 'bad_request', message);
+
 export const createNotFoundError = (message = 'Not found.') => new AppError(404, 'not_found', message);
 
 export const createUnauthenticatedError = (message = 'Unauthenticated.') =>
@@ -52,6 +58,10 @@ export const createTierRequiredError = (message = 'This feature requires a quali
   new AppError(403, 'tier_required', message);
 
 export const createConflictError = (message: string) => new AppError(409, 'conflict', message);
+
+/** A unique violation that names no request field (src/db/unique-constraints.ts). */
+export const createUniqueConflictError = () =>
+  createConflictError('The request conflicts with data that already exists.');
 
 export const createRateLimitedError = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
@@ -66,18 +76,28 @@ export const createPayloadTooLargeError = (message = 'The payload is too large.'
 
 export const createNotConfiguredError = (message: string) => new AppError(503, 'not_configured', message);
 
+export const createServiceUnavailableError = (message: string) =>
+  new AppError(503, 'service_unavailable', message);
+
 export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>
   new AppError(502, 'provider_unavailable', message);
 
-/** PostgreSQL error code of a Drizzle-wrapped error (Drizzle puts it on `cause`). */
-export function pgErrorCode(error: unknown): string | undefined {
+/** The fields of a PostgreSQL error (postgres.js) that the error handler reads. */
+export interface PgErrorFields {
+  code: string;
+  constraint_name?: string;
+}
+
+/** The PostgreSQL error inside an error: Drizzle wraps it (`DrizzleQueryError.cause`). */
+export function pgErrorOf(error: unknown): PgErrorFields | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return current as PgErrorFields;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
-export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
+/** PostgreSQL error code of a Drizzle-wrapped error (Drizzle puts it on `cause`). */
+export const pgErrorCode = (error: unknown): string | undefined => pgErrorOf(error)?.code;

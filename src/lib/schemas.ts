@@ -2,8 +2,27 @@
 // security requirement of AUTH routes. No Fastify here: schemas files of every layer use it.
 import { z } from 'zod';
 
+const MAX_ID = 2_147_483_647;
+
+/**
+ * Canonical decimal only: `Number()` (and so z.coerce) also reads `1e0`, `0x1`, `1.0`, `+1`,
+ * `01` and ` 1` as 1, which would give one resource many URLs.
+ */
+const CANONICAL_ID = /^[1-9][0-9]*$/;
+
+/**
+ * A PostgreSQL integer id written in a query string, a path or a multipart field, with the
+ * parameter named in its messages. A path id that fails it answers 404 (error handler).
+ */
+export const queryIdSchema = (label: string) =>
+  z
+    .string({ error: `The ${label} must be a positive integer.` })
+    .regex(CANONICAL_ID, `The ${label} must be a positive integer.`)
+    .transform(Number)
+    .pipe(z.number().max(MAX_ID, `The ${label} is too large.`));
+
 /** A PostgreSQL integer id from a path or query string. */
-export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const idSchema = queryIdSchema('id');
 
 export const idParamsSchema = z.object({ id: idSchema });
 
@@ -23,7 +42,7 @@ export const bodyIdSchema = (field: string) =>
     .number({ error: `The ${field} field is required.` })
     .int(`The ${field} must be an integer.`)
     .positive(`The ${field} must be a positive integer.`)
-    .max(2_147_483_647, `The ${field} is too large.`);
+    .max(MAX_ID, `The ${field} is too large.`);
 
 /** A name (of a user, workspace, set, tag): trimmed, 1-255 characters. */
 export const nameSchema = z

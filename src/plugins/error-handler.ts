@@ -1,9 +1,26 @@
 // The one place errors become responses (decisions §2): AppErrors, zod validation failures,
-// Fastify's own errors (malformed JSON, 413, 415, 429) and everything else as a 500 whose
-// stack goes to the log only.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// database errors a client can provoke (unique violations, characters PostgreSQL cannot
+// store), Fastify's own errors (malformed JSON, bad URLs, 413, 415, 429) and everything else
+// as a 500 whose stack goes to the log only. Requests Fastify never routes get the same body:
+// malformed HTTP (the node server's clientError), OPTIONS that is no CORS preflight, and
+// requests arriving while the server closes. No error body echoes the request.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type ErrorCode, type FieldErrors, VALIDATION_MESSAGE } from '../lib/errors.ts';
+import { uniqueConstraintErrors } from '../db/unique-constraints.ts';
+import {
+  AppError,
+  createBadRequestError,
+  createServiceUnavailableError,
+  createUniqueConflictError,
+  createValidationError,
+  type ErrorCode,
+  type FieldErrors,
+  pgErrorOf,
+  VALIDATION_MESSAGE,
+} from '../lib/errors.ts';
+import { multipartClientError } from '../lib/multipart.ts';
 import { errorResponseSchema } from '../lib/schemas.ts';
 
 declare module 'fastify' {
@@ -35,8 +52,15 @@ const messageByStatus: Record<number, string> = {
   405: 'Method not allowed.',
   406: 'Not acceptable.',
   413: 'The payload is too large.',
+  414: 'The URL is too long.',
   415: 'Unsupported media type.',
   429: 'Too many requests.',
+};
+
+/** Fastify errors whose own message would echo the request (`'/api/%ff' is not a valid url component`). */
+const messageByFastifyCode: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL is malformed.',
+  FST_ERR_MAX_PARAM_LENGTH: 'The URL is too long.',
 };
 
 /** `/answers/business_type` -> `answers.business_type`; an empty path is the body itself. */
@@ -55,17 +79,59 @@ export function toFieldErrors(issues: { instancePath: string; message?: string }
   return errors;
 }
 
+/**
+ * A body refused as too large may still be arriving (often it has not been read at all): close
+ * the connection after the answer, or Node would read and discard the rest to keep it alive.
+ */
+function closeAfterTooLarge(reply: FastifyReply, status: number) {
+  if (status === 413) reply.header('connection', 'close');
+}
+
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) {
-    if (error.headers) reply.headers(error.headers);
-    const body: Record<string, unknown> = { message: error.message, code: error.code };
-    if (error.errors) body.errors = error.errors;
-    return send(reply, error.statusCode, body);
+function sendAppError(reply: FastifyReply, error: AppError) {
+  if (error.headers) reply.headers(error.headers);
+  closeAfterTooLarge(reply, error.statusCode);
+  const body: Record<string, unknown> = { message: error.message, code: error.code };
+  if (error.errors) body.errors = error.errors;
+  return send(reply, error.statusCode, body);
+}
+
+/**
+ * The answer to a PostgreSQL error a request can provoke, or undefined for a server fault.
+ * Unique violations are looked up by constraint (src/db/unique-constraints.ts); one the table
+ * gives no field is a 409, logged so the table can learn it. 22021 (invalid byte sequence)
+ * and 22P05 (unsupported Unicode escape, a NUL in jsonb) are a last resort: the validator
+ * refuses NUL characters with the field named before a query runs (src/plugins/validation.ts).
+ */
+function databaseClientError(error: unknown, request: FastifyRequest): AppError | undefined {
+  const pg = pgErrorOf(error);
+  if (pg?.code === '23505') {
+    const constraint = pg.constraint_name ?? '';
+    const mapped = Object.hasOwn(uniqueConstraintErrors, constraint)
+      ? uniqueConstraintErrors[constraint]
+      : null;
+    if (mapped) return mapped();
+    request.log.warn({ constraint }, 'unique violation without a field; answered 409');
+    return createUniqueConflictError();
   }
+  if (pg?.code === '22021' || pg?.code === '22P05') {
+    return createValidationError({ body: ['The request contains characters that cannot be stored.'] });
+  }
+  return undefined;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) return sendAppError(reply, error);
+
+  const fromDatabase = databaseClientError(error, request);
+  if (fromDatabase) return sendAppError(reply, fromDatabase);
+
+  // The multipart parser's own errors carry no status (a body cut short: 400).
+  const fromMultipart = multipartClientError(error);
+  if (fromMultipart) return sendAppError(reply, fromMultipart);
 
   if (hasZodFastifySchemaValidationErrors(error)) {
     // A malformed path id names no resource: the same answer as a missing one.
@@ -93,7 +159,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (status >= 400 && status < 500) {
     // Fastify's and its plugins' own client errors (413, 415, 429, multipart limits, ...).
     const code = codeByStatus[status] ?? 'bad_request';
-    const message = messageByStatus[status] ?? error.message;
+    closeAfterTooLarge(reply, status);
+    // Never the error's own message: Fastify's and its plugins' messages may quote the request.
+    const message =
+      messageByFastifyCode[error.code] ??
+      messageByStatus[status] ??
+      `${STATUS_CODES[status] ?? 'Bad request'}.`;
     return send(reply, status, { message, code });
   }
 
@@ -101,9 +172,66 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   return send(reply, 500, { message: 'Server error.', code: 'internal_error' });
 }
 
+/**
+ * Fastify's `clientErrorHandler`: the node server could not parse the request (garbage, an
+ * unknown method, conflicting Content-Length and Transfer-Encoding, headers too large, a
+ * request too slow to arrive). No request object exists, so a fixed body is written to the
+ * socket, which is then closed: after a framing error nothing more on it can be trusted.
+ */
+export function createClientErrorHandler(logger: FastifyBaseLogger) {
+  return (error: Error & { code?: string }, socket: Socket) => {
+    // A reset connection has nobody to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, body]: [number, { message: string; code: ErrorCode }] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { message: 'The request took too long to arrive.', code: 'request_timeout' }]
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, { message: 'The request headers are too large.', code: 'headers_too_large' }]
+          : [400, { message: 'The request could not be understood.', code: 'bad_request' }];
+    // Scanners send these all day: worth a debug line, not an error.
+    logger.debug({ code: error.code, status }, 'malformed request refused');
+    const json = JSON.stringify(body);
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+          'Content-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+          'X-Content-Type-Options: nosniff\r\n' +
+          'Cache-Control: no-store\r\n' +
+          'Connection: close\r\n\r\n' +
+          json,
+      );
+    }
+    socket.destroy();
+  };
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => send(reply, 404, { message: 'Not found.', code: 'not_found' }));
+
+  // Fastify's own 503 while closing (return503OnClosing, off in app.ts) has its body; this is
+  // ours. Requests still reach a closing server on open keep-alive connections; the connection
+  // is closed after the answer so the client retries elsewhere.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw createServiceUnavailableError('The service is shutting down. Try again.');
+  });
+
+  // OPTIONS exists here only for CORS preflights (answered by @fastify/cors, registered after
+  // this hook). Anything else would get the plugin's plain-text 400.
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'OPTIONS') return;
+    if (request.headers.origin && request.headers['access-control-request-method']) return;
+    throw createBadRequestError(
+      'An OPTIONS request must be a CORS preflight (Origin and Access-Control-Request-Method).',
+    );
+  });
   // A JSON route called without a body validates as `{}`, so each missing field is named.
   app.addHook('preValidation', async (request) => {
     if ((request.body === undefined || request.body === null) && request.routeOptions.schema?.body) {

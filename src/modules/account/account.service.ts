@@ -4,7 +4,6 @@
 // arrive at once), so a stolen token is not a way to guess the password.
 import type { Database } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { isUniqueViolation } from '../../lib/errors.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import type { SessionsRepository } from '../auth/sessions.repository.ts';
@@ -61,25 +60,21 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (newPassword !== undefined) values.passwordHash = await hashPassword(newPassword);
       if (Object.keys(values).length === 0) return toUserPayload(user);
 
-      try {
-        return await db.transaction(async (tx) => {
-          if (emailChanges) {
-            const holder = await users.findActiveByEmail(body.email!, tx);
-            if (holder && holder.id !== user.id) throw createEmailTakenError();
-          }
-          const updated = await users.update(user.id, values, tx);
-          if (newPassword !== undefined) {
-            await sessions.revokeAllForUser(user.id, new Date(), session.id, tx);
-            // A login half-way through its second factor was started with the old password.
-            await twoFactor.deleteOpenChallenges(user.id, tx);
-          }
-          return toUserPayload(updated!);
-        });
-      } catch (error) {
-        // Two accounts racing for one email: the unique index decides.
-        if (isUniqueViolation(error)) throw createEmailTakenError();
-        throw error;
-      }
+      // Two accounts racing for one email: the unique index decides, and the error handler
+      // answers its violation with the same 422 (src/db/unique-constraints.ts).
+      return db.transaction(async (tx) => {
+        if (emailChanges) {
+          const holder = await users.findActiveByEmail(body.email!, tx);
+          if (holder && holder.id !== user.id) throw createEmailTakenError();
+        }
+        const updated = await users.update(user.id, values, tx);
+        if (newPassword !== undefined) {
+          await sessions.revokeAllForUser(user.id, new Date(), session.id, tx);
+          // A login half-way through its second factor was started with the old password.
+          await twoFactor.deleteOpenChallenges(user.id, tx);
+        }
+        return toUserPayload(updated!);
+      });
     },
 
     /** DELETE /me: the confirmation text was checked by the body schema; the password is checked here. */

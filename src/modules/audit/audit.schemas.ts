@@ -1,6 +1,7 @@
 // Query and output of GET /admin/audit-logs (decisions §4 and §8).
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
+import { queryIdSchema } from '../../lib/schemas.ts';
 import type { AuditLogRow } from './audit.table.ts';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 100;
@@ -31,10 +32,7 @@ const integer = (field: string) =>
 
 export const auditLogsQuerySchema = z
   .object({
-    user_id: integer('user id')
-      .positive('The user id must be a positive integer.')
-      .max(2_147_483_647, 'The user id is too large.')
-      .optional(),
+    user_id: queryIdSchema('user id').optional(),
     /** Inclusive lower bound of created_at. */
     from: instant('from').optional(),
     /** Exclusive upper bound of created_at. */

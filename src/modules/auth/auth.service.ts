@@ -4,7 +4,7 @@
 // PostgreSQL, so it survives restarts.
 import type { Database, Executor } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { createUnauthenticatedError, isUniqueViolation } from '../../lib/errors.ts';
+import { createUnauthenticatedError } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/http.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import { createEmailTakenError } from '../users/users.errors.ts';
@@ -105,30 +105,22 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** Open registration (decisions §3): a trialing free user with a first workspace they own. */
     async register(body: RegisterBody, client: ClientInfo): Promise<TokenResponse> {
       const passwordHash = await hashPassword(body.password);
-      try {
-        return await db.transaction(async (tx) => {
-          if (await users.findActiveByEmail(body.email, tx)) throw createEmailTakenError();
-          const user = await users.insert(
-            {
-              name: body.name,
-              email: body.email,
-              passwordHash,
-              ...newAccountDefaults(),
-            },
-            tx,
-          );
-          await workspaces.insertWithMember(
-            `${body.name}'s workspace`,
-            { userId: user.id, role: 'owner' },
-            tx,
-          );
-          return tokenResponse(await startSession(user, client, tx), user);
-        });
-      } catch (error) {
-        // Two registrations racing for one email: the unique index decides.
-        if (isUniqueViolation(error)) throw createEmailTakenError();
-        throw error;
-      }
+      // Two registrations racing for one email: the unique index decides, and the error handler
+      // answers its violation with the same 422 (src/db/unique-constraints.ts).
+      return db.transaction(async (tx) => {
+        if (await users.findActiveByEmail(body.email, tx)) throw createEmailTakenError();
+        const user = await users.insert(
+          {
+            name: body.name,
+            email: body.email,
+            passwordHash,
+            ...newAccountDefaults(),
+          },
+          tx,
+        );
+        await workspaces.insertWithMember(`${body.name}'s workspace`, { userId: user.id, role: 'owner' }, tx);
+        return tokenResponse(await startSession(user, client, tx), user);
+      });
     },
 
     /** A token, or a challenge when the user has a second factor on (decisions §4). */

@@ -4,7 +4,7 @@
 // hold a lock on the workspace row, so sort_order = max + 1, the case-insensitive name check
 // and "the list names every definition" cannot race each other.
 import type { Database } from '../../db/client.ts';
-import { createFieldError, isUniqueViolation } from '../../lib/errors.ts';
+import { createFieldError } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import {
@@ -48,31 +48,27 @@ export function createCustomFieldsService({ db, customFields }: CustomFieldsServ
     },
 
     async create(actor: Actor, body: CreateCustomFieldBody): Promise<CustomFieldPayload> {
-      try {
-        const row = await db.transaction(async (tx) => {
-          await assertWorkspaceAccess(tx, actor, body.workspace_id);
-          await customFields.lockWorkspace(body.workspace_id, tx);
-          if (await customFields.nameTaken(body.workspace_id, body.name, tx)) {
-            throw createCustomFieldNameTakenError();
-          }
-          return customFields.insert(
-            {
-              workspaceId: body.workspace_id,
-              name: body.name,
-              label: body.label,
-              type: body.type,
-              options: body.options ?? null,
-              required: body.required ?? false,
-            },
-            tx,
-          );
-        });
-        return toCustomFieldPayload(row);
-      } catch (error) {
-        // The unique index backs the check above for any writer that skips the lock.
-        if (isUniqueViolation(error)) throw createCustomFieldNameTakenError();
-        throw error;
-      }
+      // The unique index backs the check below for any writer that skips the lock; the error
+      // handler answers its violation with the same 422.
+      const row = await db.transaction(async (tx) => {
+        await assertWorkspaceAccess(tx, actor, body.workspace_id);
+        await customFields.lockWorkspace(body.workspace_id, tx);
+        if (await customFields.nameTaken(body.workspace_id, body.name, tx)) {
+          throw createCustomFieldNameTakenError();
+        }
+        return customFields.insert(
+          {
+            workspaceId: body.workspace_id,
+            name: body.name,
+            label: body.label,
+            type: body.type,
+            options: body.options ?? null,
+            required: body.required ?? false,
+          },
+          tx,
+        );
+      });
+      return toCustomFieldPayload(row);
     },
 
     /**

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import { hashPassword, randomToken, sha256Hex } from '../../lib/crypto.ts';
-import { isUniqueViolation, pgErrorCode } from '../../lib/errors.ts';
+import { pgErrorCode } from '../../lib/errors.ts';
 import type { ClientInfo } from '../../lib/http.ts';
 import { escapeHtml, type Mailer, type MailMessage } from '../../lib/mail.ts';
 import type { TokenResponse } from '../auth/auth.schemas.ts';
@@ -156,29 +156,25 @@ export function createInvitesService(deps: InvitesServiceDeps) {
       now = new Date(),
     ): Promise<TokenResponse> {
       const passwordHash = await hashPassword(body.password);
-      try {
-        return await db.transaction(async (tx) => {
-          const invite = await invites.findLive(sha256Hex(token), now, { lock: true }, tx);
-          if (!invite) throw createInviteNotFoundError();
-          if (await users.findActiveByEmail(invite.email, tx)) throw createEmailTakenError();
-          const user = await users.insert(
-            {
-              name: body.name,
-              email: invite.email,
-              passwordHash,
-              ...newAccountDefaults(now),
-            },
-            tx,
-          );
-          await invites.addMember(invite.workspaceId, user.id, tx);
-          await invites.deleteById(invite.id, tx);
-          return auth.tokenResponse(await auth.startSession(user, client, tx), user);
-        });
-      } catch (error) {
-        // Another registration took the email between the check and the insert.
-        if (isUniqueViolation(error)) throw createEmailTakenError();
-        throw error;
-      }
+      // Another registration taking the email between the check and the insert violates the
+      // unique index, which the error handler answers with the same 422.
+      return db.transaction(async (tx) => {
+        const invite = await invites.findLive(sha256Hex(token), now, { lock: true }, tx);
+        if (!invite) throw createInviteNotFoundError();
+        if (await users.findActiveByEmail(invite.email, tx)) throw createEmailTakenError();
+        const user = await users.insert(
+          {
+            name: body.name,
+            email: invite.email,
+            passwordHash,
+            ...newAccountDefaults(now),
+          },
+          tx,
+        );
+        await invites.addMember(invite.workspaceId, user.id, tx);
+        await invites.deleteById(invite.id, tx);
+        return auth.tokenResponse(await auth.startSession(user, client, tx), user);
+      });
     },
   };
 }

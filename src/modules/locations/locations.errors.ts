@@ -1,5 +1,6 @@
 // Errors of the locations module (CRUD, images, CSV import).
 import {
+  createFieldError,
   createNotFoundError,
   createPayloadTooLargeError,
   createUnsupportedMediaTypeError,
@@ -12,3 +13,7 @@ export const createUnsupportedImageError = () =>
 
 export const createImageTooLargeError = () =>
   createPayloadTooLargeError('The image may not be larger than 5 MB.');
+
+/** `external_id` is unique within a workspace; the unique index decides, even between racing writes. */
+export const createExternalIdTakenError = () =>
+  createFieldError('external_id', 'The external id has already been taken.');

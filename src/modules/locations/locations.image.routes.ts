@@ -15,7 +15,7 @@ import { locationSchema } from './locations.schemas.ts';
 
 /** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
 async function readImage(request: FastifyRequest): Promise<Buffer> {
-  assertMultipart(request);
+  assertMultipart(request, { fileBytes: IMAGE_MAX_BYTES, tooLarge: createImageTooLargeError });
   let image: Buffer | undefined;
   for await (const part of request.parts({ limits: { fileSize: IMAGE_MAX_BYTES } })) {
     if (part.type !== 'file') continue;

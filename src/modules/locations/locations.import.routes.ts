@@ -79,7 +79,7 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
       },
     },
     async (request) => {
-      assertMultipart(request);
+      assertMultipart(request, { fileBytes: CSV_MAX_BYTES });
       const dir = await mkdtemp(path.join(tmpdir(), 'lf-import-'));
       try {
         const upload = await readUpload(request, dir);

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { bodyIdSchema, idSchema } from '../../lib/schemas.ts';
+import { bodyIdSchema, queryIdSchema } from '../../lib/schemas.ts';
 
 /** An optional text field: trimmed, '' stored as null. */
 const optionalText = (field: string, max: number) =>
@@ -79,8 +79,8 @@ export const updateLocationBodySchema = z.object(locationFields).partial();
 export type UpdateLocationBody = z.infer<typeof updateLocationBodySchema>;
 
 export const listLocationsQuerySchema = paginationQuerySchema.extend({
-  workspace_id: idSchema.optional(),
-  finder_id: idSchema.optional(),
+  workspace_id: queryIdSchema('workspace id').optional(),
+  finder_id: queryIdSchema('finder id').optional(),
 });
 
 export const locationSchema = z.object({

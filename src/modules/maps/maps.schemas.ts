@@ -3,6 +3,7 @@
 // leaves the links alone, so the update body keeps `undefined` and `null` apart.
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
+import { queryIdSchema } from '../../lib/schemas.ts';
 import type { MapRow } from './maps.table.ts';
 
 /** Ids one link list may hold, so one request stays one bounded set of statements. */
@@ -50,7 +51,7 @@ export const updateMapBodySchema = z.object({ title: titleSchema.optional(), ...
 export type UpdateMapBody = z.infer<typeof updateMapBodySchema>;
 
 export const listMapsQuerySchema = paginationQuerySchema.extend({
-  workspace_id: z.coerce.number().int().positive().max(MAX_INTEGER).optional(),
+  workspace_id: queryIdSchema('workspace id').optional(),
 });
 export type ListMapsQuery = z.infer<typeof listMapsQuerySchema>;
 

@@ -1,28 +1,18 @@
 // Tags of a workspace: members read and write them; the admin area acts across every
 // workspace (decisions §5, §8). The slug follows the name, and (workspace, slug) is unique:
-// the unique index decides, so two concurrent creates cannot both win.
+// the unique index decides, so two concurrent creates cannot both win; the error handler
+// answers its violation as 422 `errors.name` (src/db/unique-constraints.ts).
 import type { Database } from '../../db/client.ts';
-import { isUniqueViolation } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
-import { createTagNameTakenError, createTagNotFoundError } from './tags.errors.ts';
+import { createTagNotFoundError } from './tags.errors.ts';
 import type { TagsRepository } from './tags.repository.ts';
 import { type TagPayload, toTagPayload } from './tags.schemas.ts';
 
 interface TagsServiceDeps {
   db: Database;
   tags: TagsRepository;
-}
-
-/** Runs a write, turning the (workspace_id, slug) unique violation into 422 `errors.name`. */
-async function uniqueSlug<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw createTagNameTakenError();
-    throw error;
-  }
 }
 
 export function createTagsService({ db, tags }: TagsServiceDeps) {
@@ -42,13 +32,13 @@ export function createTagsService({ db, tags }: TagsServiceDeps) {
 
     async create(actor: Actor, body: CreateNamedBody): Promise<TagPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
-      const row = await uniqueSlug(() => tags.insert({ workspaceId: body.workspace_id, name: body.name }));
+      const row = await tags.insert({ workspaceId: body.workspace_id, name: body.name });
       return toTagPayload(row);
     },
 
     /** The slug is regenerated; refinements naming the old slug stop matching (spec §4). */
     async rename(actor: Actor, id: number, name: string): Promise<TagPayload> {
-      const row = await uniqueSlug(() => tags.rename(actor, id, name));
+      const row = await tags.rename(actor, id, name);
       if (!row) throw createTagNotFoundError();
       return toTagPayload(row);
     },

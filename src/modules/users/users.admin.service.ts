@@ -3,7 +3,6 @@
 // rule of its own: the service never loses its last admin, by demotion or by deletion.
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
-import { isUniqueViolation } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import {
   type AdminUserPayload,
@@ -87,19 +86,14 @@ export function createAdminUsersService({ db, users, accounts }: AdminUsersServi
     /**
      * Partial update. The email stays unique among users not deleted, compared
      * case-insensitively: checked first for a clear answer, and the unique index settles a
-     * race. A role change takes the admins lock, so the last admin cannot be demoted.
+     * race (its violation is answered by the error handler, src/db/unique-constraints.ts). A role change takes the admins lock, so the last admin cannot be demoted.
      */
     async update(id: number, body: UpdateUserBody): Promise<AdminUserPayload> {
-      try {
-        const user =
-          body.role === undefined
-            ? await db.transaction((tx) => applyUpdate(tx, id, body))
-            : await withAdminsLock((tx) => applyUpdate(tx, id, body));
-        return toAdminUserPayload(user);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw createEmailTakenError();
-        throw error;
-      }
+      const user =
+        body.role === undefined
+          ? await db.transaction((tx) => applyUpdate(tx, id, body))
+          : await withAdminsLock((tx) => applyUpdate(tx, id, body));
+      return toAdminUserPayload(user);
     },
 
     /**

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { nameSchema } from '../../lib/schemas.ts';
+import { nameSchema, queryIdSchema } from '../../lib/schemas.ts';
 import type { WorkspaceRow } from './workspaces.table.ts';
 
 export const workspaceBodySchema = z.object({ name: nameSchema });
@@ -26,10 +26,5 @@ export const toWorkspacePayload = (row: WorkspaceRow) => ({
 
 /** `?workspace_id=` of the workspace-content lists (spec §1.2), with optional paging. */
 export const workspaceListQuerySchema = paginationQuerySchema.extend({
-  workspace_id: z.coerce
-    .number({ error: 'The workspace id must be an integer.' })
-    .int('The workspace id must be an integer.')
-    .positive('The workspace id must be a positive integer.')
-    .max(2_147_483_647, 'The workspace id is too large.')
-    .optional(),
+  workspace_id: queryIdSchema('workspace id').optional(),
 });

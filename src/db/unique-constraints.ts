@@ -1,0 +1,30 @@
+// What a unique violation means to a client, by constraint name: the one table the error handler
+// reads to answer PostgreSQL's 23505 (issue 14, point 4). Services check first where they can
+// give a clear answer early, but the unique index is what decides between racing writes, and
+// its violation arrives here wherever it happens, so no service catches its own.
+//
+// Every unique index of the schema is listed (tests/database-errors.test.ts compares this table
+// with the database): a new index needs a decision. `null` marks values the service makes itself
+// (random tokens, ids, provider event ids) or that no request names: a violation there is a
+// 409 `conflict`, logged, never a 500.
+import type { AppError } from '../lib/errors.ts';
+import { createCustomFieldNameTakenError } from '../modules/custom-fields/custom-fields.errors.ts';
+import { createExternalIdTakenError } from '../modules/locations/locations.errors.ts';
+import { createTagNameTakenError } from '../modules/tags/tags.errors.ts';
+import { createEmailTakenError } from '../modules/users/users.errors.ts';
+
+export const uniqueConstraintErrors: Record<string, (() => AppError) | null> = {
+  // 422 naming the request field the index guards.
+  users_email_active_unique: createEmailTakenError,
+  locations_workspace_external_id_unique: createExternalIdTakenError,
+  tags_workspace_id_slug_unique: createTagNameTakenError,
+  custom_field_definitions_workspace_id_name_unique: createCustomFieldNameTakenError,
+  // Made by the service, never typed by a client.
+  sessions_jti_unique: null,
+  login_challenges_token_hash_unique: null,
+  invites_token_hash_unique: null,
+  finders_token_unique: null,
+  webhook_events_provider_event_id_unique: null,
+  // No route writes finder integrations yet; the one that does decides its field.
+  finder_integrations_finder_id_provider_unique: null,
+};
