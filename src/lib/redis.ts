@@ -16,7 +16,7 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
  * millisecond; under load the event loop can be late by more than that, so a late answer
  * already waiting on the socket gets one more turn of the loop before it counts as none.
  */
-export const FALLBACK_AFTER_MS = 100;
+export const FALLBACK_AFTER_MS = 150;
 /** The start waits this long for a connection at most; ioredis goes on retrying in the background. */
 const CONNECT_TIMEOUT_MS = 1000;
 /**
