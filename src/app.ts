@@ -6,12 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
@@ -19,6 +14,7 @@ import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { declareErrorResponses, registerErrorHandling } from './plugins/error-handler.ts';
+import { declareOperations, openApiTransform } from './plugins/openapi.ts';
 import { apiRoutes } from './routes.ts';
 
 declare module 'fastify' {
@@ -62,6 +58,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   declareErrorResponses(app);
+  declareOperations(app);
 
   await app.register(cors, {
     // Bearer tokens, no cookies: any origin may call the API; the widget routes check their
@@ -89,7 +86,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
@@ -99,7 +96,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The process is up',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -108,6 +111,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     {
       schema: {
         tags: ['health'],
+        summary: 'The database answers',
         response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.string() }) },
       },
     },
