@@ -36,6 +36,9 @@ import { createLocationImportRepository } from './modules/locations/locations.im
 import { createLocationImportService } from './modules/locations/locations.import.service.ts';
 import { createLocationsRepository } from './modules/locations/locations.repository.ts';
 import { createLocationsService } from './modules/locations/locations.service.ts';
+import { createPlaceProviders } from './modules/mapping/mapping.providers.ts';
+import { createMappingRepository } from './modules/mapping/mapping.repository.ts';
+import { createMappingService } from './modules/mapping/mapping.service.ts';
 import { createMapsRepository } from './modules/maps/maps.repository.ts';
 import { createMapsService } from './modules/maps/maps.service.ts';
 import { createProcessesRepository } from './modules/processes/processes.repository.ts';
@@ -108,10 +111,13 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     mailer,
     loginLimiter,
   });
+  const finders = createFindersRepository(db);
+  // The public widget routes (place search, analytics) find their finder by token here.
+  const mapping = createMappingRepository(db);
   const locationsService = createLocationsService({
     db,
     locations,
-    finders: createFindersRepository(db),
+    finders,
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   const services = {
@@ -150,6 +156,15 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
     maps: createMapsService({ db, maps: createMapsRepository(db) }),
     locations: locationsService,
+    mapping: createMappingService({
+      repository: mapping,
+      providers: createPlaceProviders({
+        photonUrl: config.photonUrl,
+        providerBaseUrls: config.providerBaseUrls,
+      }),
+      secretBox,
+      logger,
+    }),
     locationImages: createLocationImageService({
       repository: locations,
       storage,

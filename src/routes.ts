@@ -12,6 +12,7 @@ import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
 import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
+import { mappingRoutes } from './modules/mapping/mapping.routes.ts';
 import { mapsRoutes } from './modules/maps/maps.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
@@ -48,4 +49,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     await app.register(locationImportRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImageRoutes, { prefix: `${prefix}/locations`, scope });
   }
+
+  // The widget's public routes: by finder token, under the finder's authorized_urls.
+  await app.register(mappingRoutes, { prefix: '/mapping' });
 };
