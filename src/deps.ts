@@ -13,6 +13,8 @@ import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
+import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
+import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
@@ -164,6 +166,11 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       }),
       secretBox,
       logger,
+    }),
+    analytics: createAnalyticsService({
+      events: createAnalyticsRepository(db),
+      finders,
+      findFinderByToken: (token) => mapping.findFinderByToken(token),
     }),
     locationImages: createLocationImageService({
       repository: locations,

@@ -124,6 +124,12 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/sets/{id}']?.get?.operationId).toBe('getSet');
     expect(doc.paths['/api/sets']?.get?.operationId).toBe('listSets');
     expect(doc.paths['/api/mapping/autocomplete']?.get?.operationId).toBe('autocompletePlaces');
+    expect(doc.paths['/api/analytics']?.post?.operationId).toBe('recordAnalyticsEvents');
+  });
+
+  it('documents the text/plain body of POST /api/analytics (sendBeacon) beside JSON', () => {
+    const post = doc.paths['/api/analytics']?.post as { requestBody?: { content?: Record<string, unknown> } };
+    expect(Object.keys(post.requestBody?.content ?? {}).sort()).toEqual(['application/json', 'text/plain']);
   });
 
   it('marks public routes with security [] and they answer without a token; the others answer 401', async () => {
@@ -131,7 +137,11 @@ describe('OpenAPI document', () => {
     const guarded = operations.filter(({ operation }) => operation.security?.length);
     expect(publicOnes.length + guarded.length).toBe(operations.length);
     expect(publicOnes.map(({ method, path: route }) => `${method} ${route}`)).toEqual(
-      expect.arrayContaining(['GET /api/mapping/autocomplete', 'GET /api/mapping/places']),
+      expect.arrayContaining([
+        'GET /api/mapping/autocomplete',
+        'GET /api/mapping/places',
+        'POST /api/analytics',
+      ]),
     );
     const url = (route: string) => route.replace('{id}', '1').replace(/\{[^}]+\}/g, 'x');
     for (const { method, path: route, operation } of operations) {
