@@ -289,6 +289,31 @@ describe('provider failures', () => {
     expect(waited).toBeLessThan(9000);
   }, 15_000);
 
+  it('answers 502 when the provider host refuses the connection', async () => {
+    const unreachable = await createTestContext({
+      env: {
+        ...env(),
+        PROVIDER_BASE_URLS: JSON.stringify({ ...fake.providerBaseUrls, geoapify: 'http://127.0.0.1:9' }),
+      },
+    });
+    try {
+      const owner = await createUser(unreachable.deps);
+      const finder = await createWidgetFinder(
+        unreachable.deps,
+        await firstWorkspaceId(unreachable.deps, owner),
+      );
+      await setIntegration(unreachable.deps, finder.id, 'geoapify', FAKE_KEYS.geoapify);
+      const res = await unreachable.app.inject({
+        method: 'GET',
+        url: `/api/mapping/autocomplete?q=Berlin&finder_key=${finder.token}`,
+      });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().code).toBe('provider_unavailable');
+    } finally {
+      await unreachable.close();
+    }
+  });
+
   it('answers 404 for a place the provider does not know', async () => {
     const finder = await finderWith({ google: FAKE_KEYS.google });
     const res = await place(finder, 'ChIJ-no-such-place-0000', 'google');
