@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
@@ -19,6 +19,7 @@ import {
   registerErrorHandling,
 } from './plugins/error-handler.ts';
 import { registerHttpPolicy } from './plugins/http-policy.ts';
+import { declareOperations, openApiTransform } from './plugins/openapi.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -69,6 +70,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   declareErrorResponses(app);
+  declareOperations(app);
 
   await registerHttpPolicy(app, { appUrl: config.appUrl });
 
@@ -94,7 +96,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
@@ -104,7 +106,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The process is up',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -113,6 +121,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     {
       schema: {
         tags: ['health'],
+        summary: 'The database answers',
         response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.string() }) },
       },
     },

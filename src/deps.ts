@@ -14,6 +14,8 @@ import { createMailer, type Mailer } from './lib/mail.ts';
 import { connectRedis, type GuardedRedis } from './lib/redis.ts';
 import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
+import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
+import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
@@ -37,6 +39,9 @@ import { createLocationImportRepository } from './modules/locations/locations.im
 import { createLocationImportService } from './modules/locations/locations.import.service.ts';
 import { createLocationsRepository } from './modules/locations/locations.repository.ts';
 import { createLocationsService } from './modules/locations/locations.service.ts';
+import { createPlaceProviders } from './modules/mapping/mapping.providers.ts';
+import { createMappingRepository } from './modules/mapping/mapping.repository.ts';
+import { createMappingService } from './modules/mapping/mapping.service.ts';
 import { createMapsRepository } from './modules/maps/maps.repository.ts';
 import { createMapsService } from './modules/maps/maps.service.ts';
 import { createProcessesRepository } from './modules/processes/processes.repository.ts';
@@ -133,10 +138,13 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     mailer,
     codeLimiter,
   });
+  const finders = createFindersRepository(db);
+  // The public widget routes (place search, analytics) find their finder by token here.
+  const mapping = createMappingRepository(db);
   const locationsService = createLocationsService({
     db,
     locations,
-    finders: createFindersRepository(db),
+    finders,
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   const services = {
@@ -175,6 +183,20 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
     maps: createMapsService({ db, maps: createMapsRepository(db) }),
     locations: locationsService,
+    mapping: createMappingService({
+      repository: mapping,
+      providers: createPlaceProviders({
+        photonUrl: config.photonUrl,
+        providerBaseUrls: config.providerBaseUrls,
+      }),
+      secretBox,
+      logger,
+    }),
+    analytics: createAnalyticsService({
+      events: createAnalyticsRepository(db),
+      finders,
+      findFinderByToken: (token) => mapping.findFinderByToken(token),
+    }),
     locationImages: createLocationImageService({
       repository: locations,
       storage,

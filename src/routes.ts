@@ -2,6 +2,7 @@
 // twice: for members, and under /admin for admins acting across every workspace.
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './modules/account/account.routes.ts';
+import { analyticsIngestRoutes, analyticsReportRoutes } from './modules/analytics/analytics.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
@@ -12,6 +13,7 @@ import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
 import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
+import { mappingRoutes } from './modules/mapping/mapping.routes.ts';
 import { mapsRoutes } from './modules/maps/maps.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
@@ -47,5 +49,10 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     await app.register(locationsRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImportRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImageRoutes, { prefix: `${prefix}/locations`, scope });
+    await app.register(analyticsReportRoutes, { prefix: `${prefix}/finders`, scope });
   }
+
+  // The widget's public routes: by finder token, under the finder's authorized_urls.
+  await app.register(mappingRoutes, { prefix: '/mapping' });
+  await app.register(analyticsIngestRoutes, { prefix: '/analytics' });
 };

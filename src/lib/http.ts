@@ -19,3 +19,17 @@ export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
   if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
   return listed.items;
 }
+
+/**
+ * Route `logSerializers` that log a request's path without its query string: for routes whose
+ * query holds what visitors type or a token (the widget's search). Fields as Fastify's own.
+ */
+export const pathOnlyLogSerializers = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: request.url.split('?')[0],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};

@@ -3,6 +3,7 @@
 // (`shop.example`, any scheme); a host may start with `*.`, which admits subdomains at any
 // depth but not the bare domain. An empty list allows every origin. With a list, a request
 // whose Origin (or, without it, Referer) is missing or not listed is refused.
+import { createForbiddenError } from './errors.ts';
 
 /** One entry of authorized_urls, parsed once. */
 export type OriginRule =
@@ -75,3 +76,19 @@ export function isOriginAllowed(rules: readonly OriginRule[], origin: string | u
     return (rule.suffix.includes(':') ? host : hostname).endsWith(`.${rule.suffix}`);
   });
 }
+
+/**
+ * Whether a request from `origin` may use a finder whose stored authorized_urls are these.
+ * Fails closed: a non-empty list none of whose entries parses restricts to nothing rather
+ * than falling back to "empty list, every origin".
+ */
+export function finderAllowsOrigin(authorizedUrls: readonly string[], origin: string | undefined): boolean {
+  if (authorizedUrls.length === 0) return true;
+  const rules = authorizedUrls.map(parseOriginRule).filter((rule) => rule !== undefined);
+  if (rules.length === 0) return false;
+  return isOriginAllowed(rules, origin);
+}
+
+/** 403 of every public finder route whose caller's origin is not listed (decisions §6). */
+export const createOriginNotAllowedError = () =>
+  createForbiddenError('This website is not allowed to use this finder.');

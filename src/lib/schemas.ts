@@ -50,3 +50,8 @@ export const nameSchema = z
   .trim()
   .min(1, 'The name field is required.')
   .max(255, 'The name may not be greater than 255 characters.');
+
+/** A response body sent as raw bytes (a file, a script): `string`/`binary` in the OpenAPI document. */
+export const binaryBodySchema = z
+  .custom<Buffer | string>(() => true)
+  .meta({ type: 'string', format: 'binary' });

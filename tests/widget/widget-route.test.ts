@@ -4,6 +4,7 @@
 import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidget, ensureWidgetBuilt } from '../../scripts/build-widget.ts';
 import { contentHash, type WidgetManifest } from '../../src/modules/widget/widget.bundle.ts';
@@ -17,6 +18,9 @@ const CDN_URL = 'https://cdn.shop.example/files';
 
 async function serve(dir: string): Promise<FastifyInstance> {
   const app = Fastify();
+  // The route declares zod schemas, as every route of the app does.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   await app.register(widgetRoutes, { dir, cdnUrl: CDN_URL });
   return app;

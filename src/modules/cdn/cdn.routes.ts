@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createNotFoundError } from '../../lib/errors.ts';
+import { binaryBodySchema } from '../../lib/schemas.ts';
 import { isValidStorageKey } from '../../lib/storage/storage.ts';
 
 export const cdnRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -16,6 +17,12 @@ export const cdnRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['cdn'],
         summary: 'A stored file (local storage driver only)',
         params: z.object({ '*': z.string() }),
+        response: {
+          200: {
+            description: 'The stored bytes, with the Content-Type and Cache-Control they were stored with',
+            content: { 'application/octet-stream': { schema: binaryBodySchema } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,9 @@
 // revalidate with If-None-Match and get a 304 while the build is unchanged; a new build changes
 // the ETag. Any origin may load it (CORS comes from the app; CORP allows cross-origin embedding).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createNotFoundError } from '../../lib/errors.ts';
+import { binaryBodySchema } from '../../lib/schemas.ts';
 import { createWidgetBundle, widgetDistDir } from './widget.bundle.ts';
 
 export interface WidgetRoutesOptions {
@@ -28,7 +30,19 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
 
   app.get(
     '/widget.js',
-    { schema: { tags: ['widget'], summary: 'The embeddable store locator widget (JavaScript)' } },
+    {
+      schema: {
+        tags: ['widget'],
+        summary: 'The embeddable store locator widget (JavaScript)',
+        response: {
+          200: {
+            description: 'The script, with an ETag',
+            content: { 'application/javascript': { schema: binaryBodySchema } },
+          },
+          304: z.null().describe('Not modified: If-None-Match holds the current ETag'),
+        },
+      },
+    },
     async (request, reply) => {
       const widget = await bundle.read();
       if (!widget) throw createNotFoundError('The widget is not built yet: run `npm run build`.');
@@ -37,7 +51,7 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
         .header('cache-control', WIDGET_CACHE_CONTROL)
         .header('cross-origin-resource-policy', 'cross-origin')
         .header('x-content-type-options', 'nosniff');
-      if (matches(request.headers['if-none-match'], widget.etag)) return reply.code(304).send();
+      if (matches(request.headers['if-none-match'], widget.etag)) return reply.code(304).send(null);
       return reply.type('application/javascript; charset=utf-8').send(widget.body);
     },
   );

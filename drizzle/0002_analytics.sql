@@ -1,0 +1,3 @@
+DROP INDEX "analytics_events_finder_id_occurred_at_idx";--> statement-breakpoint
+CREATE INDEX "analytics_events_finder_id_occurred_at_type_location_id_idx" ON "analytics_events" USING btree ("finder_id","occurred_at","type","location_id");--> statement-breakpoint
+CREATE INDEX "analytics_events_search_queries_idx" ON "analytics_events" USING btree ("finder_id","occurred_at","query") WHERE "analytics_events"."type" = 'search';

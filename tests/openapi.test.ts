@@ -1,0 +1,183 @@
+// The OpenAPI document as a client generator sees it: every route of the app listed, every
+// operation named (operationId, unique), public routes declaring `security: []` and truly
+// answering without a token, and the real Redocly CLI (recommended rules) finding no error in
+// the document this app serves.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { operationIdOf, singular } from '../src/plugins/openapi.ts';
+import { createTestContext, type TestContext } from './helpers/app.ts';
+import { tempDir } from './helpers/temp.ts';
+
+const run = promisify(execFile);
+const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+
+interface Operation {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+let ctx: TestContext;
+let doc: Document;
+const operations: { method: string; path: string; operation: Operation }[] = [];
+
+beforeAll(async () => {
+  // Billing configured, so its routes check the token first (unconfigured, they answer 503).
+  ctx = await createTestContext({
+    env: {
+      PADDLE_API_KEY: 'pdl_test_key',
+      PADDLE_WEBHOOK_SECRET: 'whsec_test',
+      PADDLE_PRICE_BRONZE: 'pri_b',
+    },
+  });
+  const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+  if (res.statusCode !== 200) throw new Error(`GET /openapi.json answered ${res.statusCode}: ${res.body}`);
+  doc = res.json();
+  for (const [route, methods] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      operations.push({ method: method.toUpperCase(), path: route, operation });
+    }
+  }
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+/** `METHOD /path` of every route Fastify serves, from printRoutes' radix tree (parts concatenate). */
+function servedRoutes(tree: string): string[] {
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const marker = line.indexOf('── ');
+    if (marker < 0) continue;
+    const depth = (marker - 1) / 4;
+    const [, part = '', methods = ''] = /^(.*?)(?: \(([^)]*)\))?$/.exec(line.slice(marker + 3)) ?? [];
+    stack.length = depth;
+    stack.push((stack[depth - 1] ?? '') + (part.startsWith('(') ? '' : part));
+    for (const method of methods.split(',')) {
+      if (method.trim()) routes.push(`${method.trim()} ${stack[depth]}`);
+    }
+  }
+  return routes;
+}
+
+interface RedoclyProblem {
+  ruleId: string;
+  severity: 'error' | 'warn';
+  message: string;
+  location: { pointer?: string }[];
+}
+
+describe('operationIds derived from method and path', () => {
+  it.each([
+    ['GET', '/api/sets/:id', { 200: z.object({}) }, 'getSet'],
+    ['GET', '/api/sets', { 200: z.array(z.object({})) }, 'listSets'],
+    ['POST', '/api/sets', { 201: z.object({}) }, 'createSet'],
+    ['PUT', '/api/sets/:id', {}, 'updateSet'],
+    ['DELETE', '/api/admin/sets/:id', {}, 'deleteAdminSet'],
+    ['GET', '/api/me', { 200: z.object({}) }, 'getMe'],
+    ['DELETE', '/api/me/sessions/:id', {}, 'deleteMeSession'],
+    ['POST', '/api/login', { 200: z.object({}) }, 'postLogin'],
+    ['POST', '/api/register', { 201: z.object({}) }, 'postRegister'],
+    ['GET', '/api/register/:token', {}, 'getRegisterByToken'],
+    ['GET', '/api/processes/:id/events', { 200: z.array(z.object({})) }, 'listProcessEvents'],
+    ['PATCH', '/api/ai-location-imports/:batchId/items/:itemId', {}, 'updateAiLocationImportItem'],
+    ['GET', '/cdn/*', {}, 'getCdnByPath'],
+  ])('%s %s -> %s', (method, url, response, expected) => {
+    expect(operationIdOf(method, url, response)).toBe(expected);
+  });
+
+  it('puts collection names in the singular', () => {
+    expect(['processes', 'categories', 'details', 'batches', 'access', 'sets'].map(singular)).toEqual([
+      'process',
+      'category',
+      'detail',
+      'batch',
+      'access',
+      'set',
+    ]);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('lists every route the app serves (but its own docs)', () => {
+    const served = servedRoutes(ctx.app.printRoutes())
+      .filter((route) => !/^(HEAD|OPTIONS) /.test(route))
+      .filter((route) => !/ \/(docs|openapi\.json)(\/|$)/.test(route))
+      .map((route) => route.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{path}'));
+    const documented = operations.map(({ method, path: route }) => `${method} ${route}`);
+    expect(served.length).toBeGreaterThan(90);
+    expect(documented.sort()).toEqual([...new Set(served)].sort());
+  });
+
+  it('names every operation once, and lets a route choose its own name', () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/api/sets/{id}']?.get?.operationId).toBe('getSet');
+    expect(doc.paths['/api/sets']?.get?.operationId).toBe('listSets');
+    expect(doc.paths['/api/mapping/autocomplete']?.get?.operationId).toBe('autocompletePlaces');
+    expect(doc.paths['/api/analytics']?.post?.operationId).toBe('recordAnalyticsEvents');
+  });
+
+  it('documents the text/plain body of POST /api/analytics (sendBeacon) beside JSON', () => {
+    const post = doc.paths['/api/analytics']?.post as { requestBody?: { content?: Record<string, unknown> } };
+    expect(Object.keys(post.requestBody?.content ?? {}).sort()).toEqual(['application/json', 'text/plain']);
+  });
+
+  it('marks public routes with security [] and they answer without a token; the others answer 401', async () => {
+    const publicOnes = operations.filter(({ operation }) => operation.security?.length === 0);
+    const guarded = operations.filter(({ operation }) => operation.security?.length);
+    expect(publicOnes.length + guarded.length).toBe(operations.length);
+    expect(publicOnes.map(({ method, path: route }) => `${method} ${route}`)).toEqual(
+      expect.arrayContaining([
+        'GET /api/mapping/autocomplete',
+        'GET /api/mapping/places',
+        'POST /api/analytics',
+      ]),
+    );
+    const url = (route: string) => route.replace('{id}', '1').replace(/\{[^}]+\}/g, 'x');
+    for (const { method, path: route, operation } of operations) {
+      const res = await ctx.app.inject({
+        method: method as 'GET',
+        url: url(route),
+        remoteAddress: '10.77.0.1',
+      });
+      // The Paddle webhook is public but authenticates by signature (401 when wrong).
+      if (operation.security?.length === 0 && route !== '/api/webhooks/paddle') {
+        expect(res.statusCode, `${method} ${route}`).not.toBe(401);
+      } else if (operation.security?.length) {
+        expect(res.statusCode, `${method} ${route}`).toBe(401);
+      }
+    }
+  });
+
+  it('passes `redocly lint` with the recommended rules and no error', async () => {
+    const dir = tempDir('openapi-');
+    const file = path.join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    // Redocly exits 1 when it finds errors; its JSON report is on stdout either way.
+    const result = await run(
+      process.execPath,
+      [redoclyCli, 'lint', file, '--extends=recommended', '--format=json', '--max-problems=1000'],
+      {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout?: string; stderr?: string }) => error);
+    const report = JSON.parse(result.stdout || '{}') as { problems?: RedoclyProblem[] };
+    expect(report.problems, result.stderr).toBeInstanceOf(Array);
+    const errors = report
+      .problems!.filter((problem) => problem.severity === 'error')
+      .map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
+  });
+});
