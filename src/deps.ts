@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
+import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
@@ -177,7 +177,9 @@ export interface CreateDepsOptions {
 
 export async function createDeps(config: Config, options: CreateDepsOptions): Promise<Deps> {
   const logger = options.logger ?? createLogger(config);
-  const database = createDatabase(options.databaseUrl);
+  const database = createDatabase(options.databaseUrl, {
+    ...(options.role === 'api' ? { settings: API_SESSION_TIMEOUTS } : {}),
+  });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);

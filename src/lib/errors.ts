@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'provider_unavailable'
   | 'not_configured'
+  | 'service_unavailable'
   | 'internal_error';
 
 /** Field -> messages, with nested fields as dotted paths (`answers.business_type`). */
@@ -65,6 +66,18 @@ export const createPayloadTooLargeError = (message = 'The payload is too large.'
   new AppError(413, 'payload_too_large', message);
 
 export const createNotConfiguredError = (message: string) => new AppError(503, 'not_configured', message);
+
+/** A dependency of ours (the database) is down or overloaded: the request may succeed later. */
+export const createServiceUnavailableError = () =>
+  new AppError(
+    503,
+    'service_unavailable',
+    'The service is temporarily unavailable. Try again shortly.',
+    undefined,
+    {
+      'retry-after': '5',
+    },
+  );
 
 export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>
   new AppError(502, 'provider_unavailable', message);

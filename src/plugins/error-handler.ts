@@ -1,9 +1,16 @@
 // The one place errors become responses (decisions §2): AppErrors, zod validation failures,
-// Fastify's own errors (malformed JSON, 413, 415, 429) and everything else as a 500 whose
-// stack goes to the log only.
+// a database that cannot be reached (503), Fastify's own errors (malformed JSON, 413, 415, 429)
+// and everything else as a 500 whose stack goes to the log only.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type ErrorCode, type FieldErrors, VALIDATION_MESSAGE } from '../lib/errors.ts';
+import { databaseOutageCode } from '../db/errors.ts';
+import {
+  AppError,
+  createServiceUnavailableError,
+  type ErrorCode,
+  type FieldErrors,
+  VALIDATION_MESSAGE,
+} from '../lib/errors.ts';
 import { errorResponseSchema } from '../lib/schemas.ts';
 
 declare module 'fastify' {
@@ -59,12 +66,22 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
+function sendAppError(reply: FastifyReply, error: AppError) {
+  if (error.headers) reply.headers(error.headers);
+  const body: Record<string, unknown> = { message: error.message, code: error.code };
+  if (error.errors) body.errors = error.errors;
+  return send(reply, error.statusCode, body);
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) {
-    if (error.headers) reply.headers(error.headers);
-    const body: Record<string, unknown> = { message: error.message, code: error.code };
-    if (error.errors) body.errors = error.errors;
-    return send(reply, error.statusCode, body);
+  if (error instanceof AppError) return sendAppError(reply, error);
+
+  const outage = databaseOutageCode(error);
+  if (outage) {
+    // An outage, not a bug: the client may retry. Only the code is logged: the wrapped error's
+    // message carries the query and its parameters, which may hold user data.
+    request.log.warn({ code: outage }, 'database unavailable');
+    return sendAppError(reply, createServiceUnavailableError());
   }
 
   if (hasZodFastifySchemaValidationErrors(error)) {
