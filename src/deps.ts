@@ -139,12 +139,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
     maps: createMapsService({ db, maps: createMapsRepository(db) }),
     locations: locationsService,
-    locationImages: createLocationImageService({
-      repository: locations,
-      storage,
-      logger,
-      locations: locationsService,
-    }),
+    locationImages: createLocationImageService({ db, repository: locations, storage, logger }),
     locationImport: createLocationImportService({
       db,
       locations,

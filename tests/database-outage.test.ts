@@ -208,3 +208,69 @@ describe('PostgreSQL outage', () => {
     expect(rows.filter((row) => row.title.startsWith('During outage'))).toEqual([]);
   });
 });
+
+/**
+ * Runs `send` while another session holds `sets` locked (only the location payload reads it,
+ * not the write itself) and terminates the request's backend once it waits on that lock: the
+ * connection is lost after the write's statements ran and before the answer was read.
+ */
+async function loseConnectionBeforeAnswer(send: () => Promise<{ response: { statusCode: number } }>) {
+  const locker = postgres(url, { max: 1, onnotice: () => {} });
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let lockTaken = () => {};
+  const taken = new Promise<void>((resolve) => {
+    lockTaken = resolve;
+  });
+  const locked = locker.begin(async (tx) => {
+    await tx`lock table sets in access exclusive mode`;
+    lockTaken();
+    await held;
+  });
+  await taken;
+  const pending = send();
+  let terminated = 0;
+  const deadline = Date.now() + 10_000;
+  while (terminated === 0 && Date.now() < deadline) {
+    const rows = await admin`
+      select pg_terminate_backend(pid) as done from pg_stat_activity
+      where datname = ${DATABASE} and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
+    terminated = rows.filter((row) => row.done).length;
+    if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  release();
+  await locked;
+  await Promise.all([locker.end(), admin.end()]);
+  expect(terminated).toBe(1);
+  return (await pending).response;
+}
+
+describe('a write whose connection is lost before its answer is read', () => {
+  it('POST /locations: never a 500 for a saved row; the 503 means nothing was saved, so a retry cannot duplicate', async () => {
+    const title = 'Lost before the answer';
+    const response = await loseConnectionBeforeAnswer(() => create(title));
+    const saved = await deps.db.select().from(locationsTable).where(eq(locationsTable.title, title));
+    expect(response.statusCode).toBe(503);
+    expect(saved).toEqual([]);
+  }, 30_000);
+
+  it('PUT /locations/:id: the 503 means the change was not made', async () => {
+    const created = await create('Before the update');
+    expect(created.response.statusCode).toBe(201);
+    const id = created.response.json().id as number;
+    const response = await loseConnectionBeforeAnswer(() =>
+      timed({
+        method: 'PUT',
+        url: `/api/locations/${id}`,
+        headers: bearer(token),
+        payload: { title: 'After the update' },
+      }),
+    );
+    const [row] = await deps.db.select().from(locationsTable).where(eq(locationsTable.id, id));
+    expect(response.statusCode).toBe(503);
+    expect(row!.title).toBe('Before the update');
+  }, 30_000);
+});
