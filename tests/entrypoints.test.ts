@@ -1,8 +1,10 @@
-// The real entry points as processes: the API serves and stops gracefully on SIGTERM; so does
-// the worker. They run on this test file's database through DATABASE_URL.
+// The real entry points as processes: the API serves and stops gracefully on SIGTERM, within
+// seconds whatever its clients hold open; so does the worker. They run on this test file's
+// database through DATABASE_URL.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { Agent, get } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
@@ -66,6 +68,40 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_0
   throw new Error('timed out');
 }
 
+/** An HTTP/1.1 request written by hand, so a test can stop half-way through its body. */
+function rawRequest(port: number, body: string, sendBytes: number) {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(
+    'POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n' +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, sendBytes)}`,
+  );
+  return { socket, closed, received: () => received, finish: () => socket.write(body.slice(sendBytes)) };
+}
+
+/** Opens `count` keep-alive connections, each having answered one request, and leaves them open. */
+async function keepAliveClients(port: number, count: number): Promise<Socket[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: count });
+  const sockets = new Set<Socket>();
+  await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          get({ port, host: '127.0.0.1', path: '/healthz', agent }, (response) => {
+            sockets.add(response.socket);
+            response.resume();
+            response.on('end', resolve);
+          }).on('error', reject);
+        }),
+    ),
+  );
+  return [...sockets];
+}
+
 describe('entry points', () => {
   it('src/server.ts serves /readyz and exits 0 on SIGTERM', async () => {
     const port = await freePort();
@@ -76,6 +112,36 @@ describe('entry points', () => {
     expect(await exit).toBe(0);
     expect(server.output()).toContain('SIGTERM received, shutting down');
   }, 30_000);
+
+  it('src/server.ts exits within 10 s of SIGTERM with 20 keep-alive clients connected, one of them stalled mid-body', async () => {
+    const port = await freePort();
+    const server = start('src/server.ts', { PORT: String(port) });
+    const exit = exited(server.child);
+    await waitFor(() => readyz(port));
+
+    const idle = await keepAliveClients(port, 18);
+    expect(idle).toHaveLength(18);
+    const body = JSON.stringify({ email: 'nobody@example.test', password: 'not the password' });
+    // Running when SIGTERM arrives; its body completes during the shutdown.
+    const finishing = rawRequest(port, body, 10);
+    // Never completes its body: only a forced close ends it.
+    const stalled = rawRequest(port, body, 10);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finishing.finish();
+
+    expect(await exit).toBe(0);
+    const seconds = (performance.now() - signalled) / 1000;
+    expect(seconds).toBeLessThan(10);
+    // The request under way was answered, and told the client not to reuse the connection.
+    expect(finishing.received()).toMatch(/^HTTP\/1\.1 401 /);
+    expect(finishing.received().toLowerCase()).toContain('connection: close');
+    await Promise.all([finishing.closed, stalled.closed]);
+    for (const socket of idle) socket.destroy();
+  }, 40_000);
 
   it('src/main.ts (npm start) runs on its embedded PostgreSQL and stops it on SIGTERM', async () => {
     const port = await freePort();
