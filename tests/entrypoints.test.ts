@@ -1,8 +1,8 @@
 // The real entry points as processes: the API serves and stops gracefully on SIGTERM, within
-// seconds whatever its clients hold open; so does the worker. They run on this test file's
-// database through DATABASE_URL.
+// seconds whatever its clients hold open; so does the worker; `npm start` stops as a whole tree.
+// They run on this test file's database through DATABASE_URL (npm start on its embedded one).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
@@ -67,6 +67,50 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_0
   }
   throw new Error('timed out');
 }
+
+/** Every process below `pid`, read from /proc (Linux), children before their own children. */
+function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    // A zombie still answers signal 0; it has exited all the same.
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+};
+
+const commandOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return '(exited)';
+  }
+};
 
 /** An HTTP/1.1 request written by hand, so a test can stop half-way through its body. */
 function rawRequest(port: number, body: string, sendBytes: number) {
@@ -143,21 +187,44 @@ describe('entry points', () => {
     for (const socket of idle) socket.destroy();
   }, 40_000);
 
-  it('src/main.ts (npm start) runs on its embedded PostgreSQL and stops it on SIGTERM', async () => {
+  it('npm start (embedded PostgreSQL): SIGTERM to the npm process alone stops the whole tree, the cluster included', async () => {
     const port = await freePort();
     const dataDir = tempDir();
-    // No DATABASE_URL: the embedded default (undefined removes it from the environment).
-    const main = start('src/main.ts', { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined });
-    const exit = exited(main.child);
-    await waitFor(() => readyz(port), 40_000);
-    const stateFile = path.join(dataDir, 'postgres.json');
-    const { port: pgPort } = JSON.parse(readFileSync(stateFile, 'utf8'));
-    main.child.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    expect(existsSync(stateFile)).toBe(false);
-    // The cluster stopped with the process.
-    expect(await canConnect(pgPort)).toBe(false);
-  }, 60_000);
+    // No DATABASE_URL: the embedded default (removed from the environment, not set empty).
+    const { DATABASE_URL: _unused, ...env } = process.env;
+    const npm = spawn('npm', ['start'], {
+      env: {
+        ...env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        JWT_SECRET: TEST_JWT_SECRET,
+        APP_KEY: TEST_APP_KEY,
+      },
+      stdio: 'ignore',
+    });
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      npm.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    let tree: number[] = [];
+    try {
+      await waitFor(() => readyz(port), 60_000);
+      tree = descendants(npm.pid!);
+      const { port: pgPort } = JSON.parse(readFileSync(path.join(dataDir, 'postgres.json'), 'utf8'));
+      // The service and its PostgreSQL are part of the tree npm started.
+      expect(tree.map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/postgres/)]));
+
+      npm.kill('SIGTERM');
+      expect(await exit).toEqual({ code: 0, signal: null });
+      await waitFor(() => tree.every((pid) => !alive(pid)), 10_000).catch(() => {});
+      expect(tree.filter(alive).map(commandOf)).toEqual([]);
+      expect(await canConnect(port)).toBe(false);
+      expect(await canConnect(pgPort)).toBe(false);
+      expect(existsSync(path.join(dataDir, 'postgres.json'))).toBe(false);
+    } finally {
+      // Whatever a failed run left behind, by the ids this test saw, never by name.
+      for (const pid of [npm.pid!, ...tree].filter(alive)) process.kill(pid, 'SIGKILL');
+    }
+  }, 120_000);
 
   it('src/worker.ts starts and exits 0 on SIGTERM', async () => {
     const worker = start('src/worker.ts', {});
