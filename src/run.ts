@@ -14,6 +14,7 @@ import { createDeps } from './deps.ts';
 import { registerJobs } from './jobs/register.ts';
 import { createLogger } from './lib/logger.ts';
 import { onShutdown } from './lib/shutdown.ts';
+import { sweepSpools } from './lib/spool.ts';
 
 export interface RunOptions {
   migrate: boolean;
@@ -39,6 +40,11 @@ export async function run(options: RunOptions): Promise<void> {
   });
 
   starting = (async () => {
+    if (options.api) {
+      // Uploads a killed process left half-written (its own spools are removed as it goes).
+      const swept = await sweepSpools(config.dataDir);
+      if (swept > 0) logger.info(`removed ${swept} stale upload spool(s)`);
+    }
     const database = await resolveDatabase(config);
     closers.push(() => database.release());
     if (stopping) return;

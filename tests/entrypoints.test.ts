@@ -2,7 +2,7 @@
 // seconds whatever its clients hold open; so does the worker; `npm start` stops as a whole tree.
 // They run on this test file's database through DATABASE_URL (npm start on its embedded one).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
@@ -225,6 +225,68 @@ describe('entry points', () => {
       for (const pid of [npm.pid!, ...tree].filter(alive)) process.kill(pid, 'SIGKILL');
     }
   }, 120_000);
+
+  it('an import spools under DATA_DIR/spool; a spool left by a process killed mid-upload is swept at the next start once stale', async () => {
+    const dataDir = tempDir();
+    const spool = path.join(dataDir, 'spool');
+    const spools = () => (existsSync(spool) ? readdirSync(spool) : []);
+    const port = await freePort();
+    const first = start('src/server.ts', { PORT: String(port), DATA_DIR: dataDir });
+    const firstExit = exited(first.child);
+    let second: ReturnType<typeof start> | undefined;
+    try {
+      await waitFor(() => readyz(port));
+      const registered = await fetch(`http://127.0.0.1:${port}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Spooler',
+          email: `spool-${Date.now()}@example.test`,
+          password: 'correct horse battery',
+          password_confirmation: 'correct horse battery',
+        }),
+      });
+      const { token } = (await registered.json()) as { token: string };
+
+      // An upload that stops half-way: its spool exists while the body is still coming.
+      const boundary = 'spooltest';
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\n` +
+        'Content-Type: text/csv\r\n\r\ntitle,address\r\n';
+      const upload = connect(port, '127.0.0.1');
+      upload.on('error', () => {});
+      upload.write(
+        'POST /api/locations/import HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          `Authorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+          `Content-Length: 100000\r\n\r\n${head}`,
+      );
+      await waitFor(() => spools().some((name) => name.startsWith('lf-import-')));
+      const [left] = spools();
+
+      // kill -9 mid-upload: nothing gets to clean up.
+      first.child.kill('SIGKILL');
+      await firstExit;
+      upload.destroy();
+      expect(spools()).toEqual([left]);
+
+      // An hour and more untouched: stale. A fresh one (another process's upload) stays.
+      const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      for (const entry of readdirSync(path.join(spool, left!)))
+        utimesSync(path.join(spool, left!, entry), old, old);
+      utimesSync(path.join(spool, left!), old, old);
+      mkdirSync(path.join(spool, 'lf-import-fresh'));
+
+      second = start('src/server.ts', { PORT: String(port), DATA_DIR: dataDir });
+      const secondExit = exited(second.child);
+      await waitFor(() => readyz(port));
+      expect(spools()).toEqual(['lf-import-fresh']);
+      second.child.kill('SIGTERM');
+      expect(await secondExit).toBe(0);
+    } finally {
+      for (const child of [first.child, second?.child])
+        if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('src/worker.ts starts and exits 0 on SIGTERM', async () => {
     const worker = start('src/worker.ts', {});
