@@ -31,6 +31,16 @@ declare module 'fastify' {
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** /readyz answers within 2 s whatever the database does. */
+const READY_TIMEOUT_MS = 1_500;
+
+/**
+ * On close, how long requests already under way may run before their connections are cut.
+ * Requests take well under a second; an upload or a stalled client must not hold the process
+ * (and a deploy) for long.
+ */
+const CLOSE_GRACE_MS = 5_000;
+
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -41,6 +51,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : crypto.randomUUID();
     },
     trustProxy: config.trustProxy,
+    // On close, keep-alive connections with no request under way are closed at once.
+    forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors Fastify would answer with bodies of its own, echoing the request: bad URL encoding
@@ -54,9 +66,22 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
+  let closing = false;
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    // A response finished during shutdown ends its connection, so a keep-alive client cannot
+    // hold the closing server open until the keep-alive timeout (72 s).
+    if (closing) reply.header('connection', 'close');
     return payload;
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+    const force = setTimeout(() => {
+      app.log.warn(`connections still open ${CLOSE_GRACE_MS} ms after close: closing them`);
+      app.server.closeAllConnections();
+    }, CLOSE_GRACE_MS);
+    force.unref();
+    app.server.once('close', () => clearTimeout(force));
   });
 
   // An empty JSON body is no body, not malformed JSON (clients send the header on bodiless POSTs).
@@ -126,12 +151,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       },
     },
     async (_request, reply) => {
-      try {
-        await deps.database.sql`select 1`;
-        return { status: 'ok' as const };
-      } catch {
-        return reply.status(503).send({ status: 'database_unavailable' });
-      }
+      // Its own short bound: a load balancer's probe must get an answer, not a hang, while the
+      // database is down or unreachable.
+      if (await deps.database.ping(READY_TIMEOUT_MS)) return { status: 'ok' as const };
+      return reply.status(503).send({ status: 'database_unavailable' });
     },
   );
 

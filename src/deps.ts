@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
+import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
@@ -197,12 +197,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
       finders,
       findFinderByToken: (token) => mapping.findFinderByToken(token),
     }),
-    locationImages: createLocationImageService({
-      repository: locations,
-      storage,
-      logger,
-      locations: locationsService,
-    }),
+    locationImages: createLocationImageService({ db, repository: locations, storage, logger }),
     locationImport: createLocationImportService({
       db,
       locations,
@@ -235,7 +230,9 @@ export interface CreateDepsOptions {
 
 export async function createDeps(config: Config, options: CreateDepsOptions): Promise<Deps> {
   const logger = options.logger ?? createLogger(config);
-  const database = createDatabase(options.databaseUrl);
+  const database = createDatabase(options.databaseUrl, {
+    ...(options.role === 'api' ? { settings: API_SESSION_TIMEOUTS } : {}),
+  });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();

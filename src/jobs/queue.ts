@@ -2,7 +2,7 @@
 // given a transaction, enqueues through that transaction so a job exists only if its rows do.
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Executor } from '../db/client.ts';
+import { API_SESSION_TIMEOUTS, CONNECT_TIMEOUT_SECONDS, type Executor } from '../db/client.ts';
 import { type JobName, type JobPayload, jobNames, jobSchemas } from './jobs.ts';
 
 export interface SendOptions {
@@ -47,12 +47,22 @@ export class JobQueue {
   /** `role: 'worker'` also runs pg-boss maintenance and cron; the API only sends. */
   constructor(databaseUrl: string, role: 'api' | 'worker', logger: Logger) {
     const worker = role === 'worker';
+    // pg-boss hands these to its pg pool: the same bounds as the postgres.js pool
+    // (src/db/client.ts), so a database outage fails its calls instead of hanging them.
+    const pool = {
+      connectionTimeoutMillis: CONNECT_TIMEOUT_SECONDS * 1000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      ...(worker ? {} : API_SESSION_TIMEOUTS),
+    };
     this.boss = new PgBoss({
       connectionString: databaseUrl,
       schema: 'pgboss',
       max: worker ? 4 : 2,
       supervise: worker,
       schedule: worker,
+      ...pool,
     });
     // pg-boss reports connection trouble as events; unheard, they would crash the process.
     this.boss.on('error', (error: Error & { code?: string }) =>

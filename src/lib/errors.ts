@@ -76,8 +76,10 @@ export const createPayloadTooLargeError = (message = 'The payload is too large.'
 
 export const createNotConfiguredError = (message: string) => new AppError(503, 'not_configured', message);
 
-export const createServiceUnavailableError = (message: string) =>
-  new AppError(503, 'service_unavailable', message);
+/** A dependency of ours (the database) is down or overloaded, or we are shutting down: the request may succeed later. */
+export const createServiceUnavailableError = (
+  message = 'The service is temporarily unavailable. Try again shortly.',
+) => new AppError(503, 'service_unavailable', message, undefined, { 'retry-after': '5' });
 
 export const createProviderUnavailableError = (message = 'The upstream provider is unavailable.') =>
   new AppError(502, 'provider_unavailable', message);

@@ -1,5 +1,5 @@
 // The one place errors become responses (decisions §2): AppErrors, zod validation failures,
-// database errors a client can provoke (unique violations, characters PostgreSQL cannot
+// a database that cannot be reached (503), database errors a client can provoke (unique violations, characters PostgreSQL cannot
 // store), Fastify's own errors (malformed JSON, bad URLs, 413, 415, 429) and everything else
 // as a 500 whose stack goes to the log only. Requests Fastify never routes get the same body:
 // malformed HTTP (the node server's clientError), OPTIONS that is no CORS preflight, and
@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { databaseOutageCode } from '../db/errors.ts';
 import { uniqueConstraintErrors } from '../db/unique-constraints.ts';
 import {
   AppError,
@@ -125,6 +126,14 @@ function databaseClientError(error: unknown, request: FastifyRequest): AppError 
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return sendAppError(reply, error);
+
+  const outage = databaseOutageCode(error);
+  if (outage) {
+    // An outage, not a bug: the client may retry. Only the code is logged: the wrapped error's
+    // message carries the query and its parameters, which may hold user data.
+    request.log.warn({ code: outage }, 'database unavailable');
+    return sendAppError(reply, createServiceUnavailableError());
+  }
 
   const fromDatabase = databaseClientError(error, request);
   if (fromDatabase) return sendAppError(reply, fromDatabase);

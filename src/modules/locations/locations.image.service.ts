@@ -4,26 +4,26 @@
 // image_url never names a missing file; replaced and removed objects are deleted best effort.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Database } from '../../db/client.ts';
 import { detectImageType } from '../../lib/images.ts';
 import type { Storage } from '../../lib/storage/storage.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { createLocationNotFoundError, createUnsupportedImageError } from './locations.errors.ts';
 import type { LocationsRepository } from './locations.repository.ts';
 import type { LocationPayload } from './locations.schemas.ts';
-import type { LocationsService } from './locations.service.ts';
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Every upload gets a new key, so its object never changes. */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 interface LocationImageDeps {
+  db: Database;
   repository: LocationsRepository;
   storage: Storage;
-  locations: LocationsService;
   logger: Logger;
 }
 
-export function createLocationImageService({ repository, storage, locations, logger }: LocationImageDeps) {
+export function createLocationImageService({ db, repository, storage, logger }: LocationImageDeps) {
   /** Best effort: a leftover object costs storage, never a failed request. */
   async function discard(key: string, locationId: number): Promise<void> {
     try {
@@ -63,10 +63,16 @@ export function createLocationImageService({ repository, storage, locations, log
     async remove(actor: Actor, id: number): Promise<LocationPayload> {
       const location = await repository.findAccessible(actor, id);
       if (!location) throw createLocationNotFoundError();
-      const swapped = await repository.swapImage(id, null);
-      if (!swapped) throw createLocationNotFoundError();
-      if (swapped.previousKey) await discard(swapped.previousKey, id);
-      return locations.get(actor, id);
+      // The answer is read inside the write's transaction: after COMMIT nothing can fail, so a
+      // removal that happened is never answered with an error.
+      const { previousKey, payload } = await db.transaction(async (tx) => {
+        const swapped = await repository.swapImage(id, null, tx);
+        const found = swapped && (await repository.findPayload(id, tx));
+        if (!swapped || !found) throw createLocationNotFoundError();
+        return { previousKey: swapped.previousKey, payload: found };
+      });
+      if (previousKey) await discard(previousKey, id);
+      return payload;
     },
   };
 }

@@ -1,10 +1,9 @@
 // POST /locations/import: multipart with fields `file` (the CSV) and `workspace_id`. The file
-// is spooled to a temporary file first, so the fields may come in any order and an upload
-// over the 50 MB limit is refused (413) before the database is touched.
+// is spooled to disk first (under DATA_DIR/spool, src/lib/spool.ts), so the fields may come in
+// any order and an upload over the 50 MB limit is refused (413) before the database is touched.
 
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -13,6 +12,7 @@ import { z } from 'zod';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import { assertMultipart } from '../../lib/multipart.ts';
 import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
+import { createSpool } from '../../lib/spool.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { CSV_MAX_BYTES } from './locations.import.rows.ts';
@@ -60,7 +60,7 @@ async function readUpload(request: FastifyRequest, dir: string): Promise<Upload>
 }
 
 export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
-  const { services } = app.deps;
+  const { services, config } = app.deps;
   guardScope(app, scope);
 
   app.post(
@@ -80,7 +80,7 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
     },
     async (request) => {
       assertMultipart(request, { fileBytes: CSV_MAX_BYTES });
-      const dir = await mkdtemp(path.join(tmpdir(), 'lf-import-'));
+      const dir = await createSpool(config.dataDir, 'lf-import-');
       try {
         const upload = await readUpload(request, dir);
         return await services.locationImport.importCsv(scope.actor(request), upload);

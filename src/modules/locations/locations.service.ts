@@ -76,8 +76,8 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
     return row;
   }
 
-  async function payload(id: number): Promise<LocationPayload> {
-    const found = await locations.findPayload(id);
+  async function payload(id: number, tx?: Transaction): Promise<LocationPayload> {
+    const found = await locations.findPayload(id, tx);
     if (!found) throw createLocationNotFoundError();
     return found;
   }
@@ -106,9 +106,12 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
       return payload(id);
     },
 
+    // Writes read their answer back inside their transaction: once COMMIT succeeds nothing is
+    // left that can fail, so a saved row is never answered with an error (which a client would
+    // retry into a duplicate).
     async create(actor: Actor, body: CreateLocationBody): Promise<LocationPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
-      const id = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const errors: FieldErrors = {};
         const columns = columnsOf(body, errors);
         const row = await locations.insert(
@@ -117,22 +120,21 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
         );
         await writeRelations(tx, row, body, errors, true);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
-        return row.id;
+        return payload(row.id, tx);
       });
-      return payload(id);
     },
 
     async update(actor: Actor, id: number, body: UpdateLocationBody): Promise<LocationPayload> {
       const location = await findAccessible(actor, id);
-      await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const errors: FieldErrors = {};
         const columns = columnsOf(body, errors);
         // Touch updated_at even when only relations change.
         await locations.update(id, { ...columns, updatedAt: new Date() }, tx);
         await writeRelations(tx, location, body, errors, false);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
+        return payload(id, tx);
       });
-      return payload(id);
     },
 
     async delete(actor: Actor, id: number): Promise<void> {
