@@ -14,6 +14,11 @@ import { createMailer, type Mailer } from './lib/mail.ts';
 import { connectRedis, type GuardedRedis } from './lib/redis.ts';
 import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
+import { createAiImportApplyService } from './modules/ai-imports/ai-imports.apply.service.ts';
+import { createAiImportJobs } from './modules/ai-imports/ai-imports.jobs.ts';
+import { createDraftingModel } from './modules/ai-imports/ai-imports.model.ts';
+import { createAiImportsRepository } from './modules/ai-imports/ai-imports.repository.ts';
+import { createAiImportsService } from './modules/ai-imports/ai-imports.service.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
@@ -32,6 +37,7 @@ import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
+import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
 import { createLocationImageService } from './modules/locations/locations.image.service.ts';
@@ -44,7 +50,9 @@ import { createMappingRepository } from './modules/mapping/mapping.repository.ts
 import { createMappingService } from './modules/mapping/mapping.service.ts';
 import { createMapsRepository } from './modules/maps/maps.repository.ts';
 import { createMapsService } from './modules/maps/maps.service.ts';
+import { ProcessEventHub } from './modules/processes/processes.hub.ts';
 import { createProcessesRepository } from './modules/processes/processes.repository.ts';
+import { createProcessesService } from './modules/processes/processes.service.ts';
 import { createSetsRepository } from './modules/sets/sets.repository.ts';
 import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
@@ -71,6 +79,8 @@ export interface Deps {
 }
 
 interface ServiceDeps {
+  databaseUrl: string;
+  jobs: JobQueue;
   mailer: Mailer;
   secretBox: SecretBox;
   config: Config;
@@ -80,7 +90,17 @@ interface ServiceDeps {
   logger: Logger;
 }
 
-function createServices({ config, db, redis, storage, logger, mailer, secretBox }: ServiceDeps) {
+function createServices({
+  databaseUrl,
+  jobs,
+  config,
+  db,
+  redis,
+  storage,
+  logger,
+  mailer,
+  secretBox,
+}: ServiceDeps) {
   // Stored files of deleted rows go after the commit, best effort: a leftover object costs
   // storage, never a failed request.
   const forget = (what: string, remove: () => Promise<void>) =>
@@ -141,6 +161,19 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
   const finders = createFindersRepository(db);
   // The public widget routes (place search, analytics) find their finder by token here.
   const mapping = createMappingRepository(db);
+  const locationImports = createLocationImportRepository();
+  const aiImports = createAiImportsRepository(db);
+  // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (decisions §6).
+  const model = createDraftingModel(config.openai);
+  const processesRepository = createProcessesRepository(db);
+  const processes = createProcessesService({
+    db,
+    processes: processesRepository,
+    jobs,
+    // One LISTEN connection per OS process, opened by the first stream or watch that needs it.
+    hub: new ProcessEventHub({ databaseUrl, repository: processesRepository, logger }),
+    logger,
+  });
   const locationsService = createLocationsService({
     db,
     locations,
@@ -148,6 +181,7 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   const services = {
+    processes,
     users: usersService,
     billing,
     account: createAccountService({
@@ -201,8 +235,26 @@ function createServices({ config, db, redis, storage, logger, mailer, secretBox 
     locationImport: createLocationImportService({
       db,
       locations,
-      imports: createLocationImportRepository(),
-      processes: createProcessesRepository(db),
+      imports: locationImports,
+      processes,
+    }),
+    aiImports: createAiImportsService({ db, repository: aiImports, processes, jobs, model }),
+    aiImportApply: createAiImportApplyService({
+      db,
+      repository: aiImports,
+      locations,
+      imports: locationImports,
+      processes,
+      geocoder: createGeocoder(config.geocoder, config.photonUrl),
+      logger,
+    }),
+    aiImportJobs: createAiImportJobs({
+      db,
+      repository: aiImports,
+      processes,
+      model,
+      stopping: jobs.stopping,
+      logger,
     }),
   };
   return {
@@ -245,6 +297,18 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     logger,
   });
 
+  const services = createServices({
+    databaseUrl: options.databaseUrl,
+    jobs,
+    config,
+    db: database.db,
+    redis,
+    storage,
+    logger,
+    mailer,
+    secretBox,
+  });
+
   return {
     config,
     logger,
@@ -255,9 +319,12 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     secretBox,
     storage,
     mailer,
-    services: createServices({ config, db: database.db, redis, storage, logger, mailer, secretBox }),
+    services,
     async close() {
+      // No supervisor pass may start on a stopping queue; running jobs still write through the pool.
+      services.processes.stopSupervisor();
       await jobs.stop();
+      await services.processes.close();
       redis?.close();
       await storage.close();
       mailer.close();

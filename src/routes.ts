@@ -2,6 +2,7 @@
 // twice: for members, and under /admin for admins acting across every workspace.
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './modules/account/account.routes.ts';
+import { aiImportsRoutes, aiLogsRoutes } from './modules/ai-imports/ai-imports.routes.ts';
 import { analyticsIngestRoutes, analyticsReportRoutes } from './modules/analytics/analytics.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -15,6 +16,7 @@ import { locationImportRoutes } from './modules/locations/locations.import.route
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { mappingRoutes } from './modules/mapping/mapping.routes.ts';
 import { mapsRoutes } from './modules/maps/maps.routes.ts';
+import { processesRoutes } from './modules/processes/processes.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
@@ -41,6 +43,9 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
 
   await app.register(mapsRoutes, { prefix: '/maps' });
   await app.register(billingRoutes);
+  await app.register(processesRoutes, { prefix: '/processes' });
+  await app.register(aiImportsRoutes, { prefix: '/ai-location-imports' });
+  await app.register(aiLogsRoutes, { prefix: '/admin/ai-logs' });
 
   for (const [prefix, scope] of [
     ['', memberScope],

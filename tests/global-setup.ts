@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startCluster } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { jobNames } from '../src/jobs/jobs.ts';
+import { ensureQueues } from '../src/jobs/queue.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -58,7 +58,7 @@ export default async function setup(project: TestProject) {
     schedule: false,
   });
   await boss.start();
-  for (const name of jobNames) await boss.createQueue(name);
+  await ensureQueues(boss);
   await boss.stop({ graceful: false, wait: true });
 
   project.provide('serverUrl', serverUrl);

@@ -2,9 +2,13 @@
 // sends (inside the caller's transaction when it has one); the worker consumes.
 import { z } from 'zod';
 
+const processIdSchema = z.number().int().positive().max(2_147_483_647);
+
 export const jobSchemas = {
   /** Deletes expired sessions, login challenges and invites. Scheduled hourly. */
   'maintenance.purge-expired': z.object({}),
+  /** Drafts the items of an AI import batch: the process names the batch (related_id). */
+  'ai-imports.generate': z.object({ process_id: processIdSchema }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
@@ -15,3 +19,43 @@ export const jobNames = Object.keys(jobSchemas) as JobName[];
 export const jobSchedules: Partial<Record<JobName, string>> = {
   'maintenance.purge-expired': '17 * * * *',
 };
+
+export interface JobRetryPolicy {
+  /** Runs after the first: a job that throws, or whose worker died, runs again this many times. */
+  retryLimit: number;
+  /** Seconds before a retry (doubled each time with retryBackoff). */
+  retryDelay: number;
+  retryBackoff: boolean;
+  /**
+   * An active job older than this is failed by pg-boss's maintenance (and retried while retries
+   * remain): the last resort when no worker is left to notice a dead one.
+   */
+  expireInSeconds: number;
+}
+
+/**
+ * Retry and expiry per job, given on every send (so they hold whoever created the queue). The
+ * generate job's model call is bounded at 90 s; its expiry leaves room for writing the items.
+ */
+export const jobPolicies: Record<JobName, JobRetryPolicy> = {
+  'maintenance.purge-expired': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+  'ai-imports.generate': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 180 },
+};
+
+/**
+ * Process types whose work is a job, and that job: what POST /processes/{id}/retry sends again.
+ * Other types (csv_import, ai_location_import_apply) run inside their request and cannot fail
+ * half-way, so they are never retried.
+ */
+export const processJobs = {
+  ai_location_import_generate: 'ai-imports.generate',
+} as const satisfies Record<string, JobName>;
+export type JobProcessType = keyof typeof processJobs;
+
+/** What a handler knows of the job it runs (pg-boss metadata). */
+export interface JobContext {
+  id: string;
+  /** Retries done before this run (0 on the first). */
+  retryCount: number;
+  retryLimit: number;
+}

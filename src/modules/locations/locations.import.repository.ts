@@ -164,6 +164,17 @@ async function applyTags(tx: Transaction, workspaceId: number, tagNames: string[
       select 1 from location_tags lt where lt.location_id = x.location_id and lt.tag_id = t.id)`);
 }
 
+/**
+ * The location each staged row became (after applyStaged, in its transaction), for callers that
+ * link the written rows to something else (the AI import's items and finder map).
+ */
+async function stagedTargets(tx: Transaction): Promise<Map<number, number>> {
+  const rows = await tx.execute<{ i: number; location_id: number }>(
+    sql`select i, location_id from csv_import_targets`,
+  );
+  return new Map(rows.map((row) => [row.i, row.location_id]));
+}
+
 export function createLocationImportRepository() {
   return {
     /** One import per workspace at a time: two concurrent files would both miss each other's new rows. */
@@ -171,6 +182,7 @@ export function createLocationImportRepository() {
       advisoryXactLock(tx, `csv_import:${workspaceId}`),
     createStaging,
     applyStaged,
+    stagedTargets,
   };
 }
 

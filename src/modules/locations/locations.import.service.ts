@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { Database } from '../../db/client.ts';
 import { createFieldError } from '../../lib/errors.ts';
-import type { ProcessesRepository } from '../processes/processes.repository.ts';
+import type { ProcessesService } from '../processes/processes.service.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { copyLine, type LocationImportRepository } from './locations.import.repository.ts';
 import {
@@ -56,7 +56,7 @@ interface LocationImportServiceDeps {
   db: Database;
   locations: LocationsRepository;
   imports: LocationImportRepository;
-  processes: ProcessesRepository;
+  processes: ProcessesService;
 }
 
 export function createLocationImportService({
@@ -138,7 +138,7 @@ export function createLocationImportService({
       });
 
       const result = { created: applied.created, updated: applied.updated, skipped, error_count: skipped };
-      const processId = await processes.insertWithEvents(
+      const processId = await processes.create(
         {
           workspaceId: input.workspaceId,
           userId: actor.userId,

@@ -47,6 +47,11 @@ export const processesTable = pgTable(
     inputPayload: jsonb().$type<Record<string, unknown>>(),
     /** The pg-boss job id of the latest dispatch. */
     jobId: text(),
+    /**
+     * Refreshed every few seconds by the worker running the process; a running process whose
+     * heartbeat stops was left by a worker that died (the supervisor in processes.service.ts).
+     */
+    heartbeatAt: timestamptz(),
     startedAt: timestamptz(),
     finishedAt: timestamptz(),
     ...timestamps,

@@ -1,0 +1,291 @@
+// POST /ai-location-imports/{id}/import (spec §3, §4, §8; decisions §6): applies a draft batch
+// inside the request, within the 300 s budget. First, outside any transaction, the items to
+// apply are planned and those without coordinates geocoded (GEOCODER; ROOFTOP and
+// RANGE_INTERPOLATED kept; a bounded number of calls in flight and a deadline). Then one
+// transaction, with the batch locked and the plan made again from the items as they are now
+// (a PATCH may have landed meanwhile): the locations, their tags and custom values are written
+// by the CSV import's staging and set-based statements (no statement per item), the written
+// locations join the finder's backing map, items become imported or failed, the batch imported,
+// and a completed `ai_location_import_apply` process records what happened, with its events.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client.ts';
+import { mapWithConcurrency } from '../../lib/concurrency.ts';
+import { UpstreamError } from '../../lib/upstream.ts';
+import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
+import { copyLine, type LocationImportRepository } from '../locations/locations.import.repository.ts';
+import { looseKey, TagCollector } from '../locations/locations.import.rows.ts';
+import type { LocationsRepository } from '../locations/locations.repository.ts';
+import type { ProcessesService } from '../processes/processes.service.ts';
+import type { Actor } from '../workspaces/workspaces.access.ts';
+import {
+  AI_ITEM_LAYOUT,
+  type ApplyPlan,
+  GEOCODE_WARNINGS,
+  type GeocodeOutcome,
+  geocodeQuery,
+  outcomeOf,
+  planApply,
+  withWarnings,
+} from './ai-imports.apply.ts';
+import {
+  createAiImportBatchNotFoundError,
+  createBatchNotDraftError,
+  createNoValidItemsError,
+} from './ai-imports.errors.ts';
+import { WARNINGS } from './ai-imports.normalize.ts';
+import type { AiImportsRepository, ItemUpdate } from './ai-imports.repository.ts';
+import type { ImportBatchResponse } from './ai-imports.schemas.ts';
+import { BATCH_RELATED_TYPE } from './ai-imports.service.ts';
+
+export const APPLY_PROCESS_TYPE = 'ai_location_import_apply';
+/** Geocoder calls in flight at once. */
+export const GEOCODE_CONCURRENCY = 16;
+/** Spec §8 gives the apply 300 s; geocoding stops after this, leaving time for the writes. */
+export const GEOCODE_BUDGET_MS = 240_000;
+
+interface ApplyServiceDeps {
+  db: Database;
+  repository: AiImportsRepository;
+  locations: LocationsRepository;
+  imports: LocationImportRepository;
+  processes: ProcessesService;
+  geocoder: Geocoder;
+  logger: Logger;
+  geocodeBudgetMs?: number;
+}
+
+interface Geocoded {
+  query: string;
+  outcome: GeocodeOutcome;
+}
+
+export function createAiImportApplyService({
+  db,
+  repository,
+  locations,
+  imports,
+  processes,
+  geocoder,
+  logger,
+  geocodeBudgetMs = GEOCODE_BUDGET_MS,
+}: ApplyServiceDeps) {
+  /** Geocodes the planned items without coordinates; every failure becomes a warning. */
+  async function geocode(plan: ApplyPlan): Promise<Map<number, Geocoded>> {
+    const results = new Map<number, Geocoded>();
+    const pending = plan.apply.filter(
+      (planned) => planned.payload.lat === null || planned.payload.lng === null,
+    );
+    if (pending.length === 0) return results;
+    if (geocoder.kind === 'none') {
+      for (const planned of pending) {
+        results.set(planned.itemId, {
+          query: geocodeQuery(planned.payload),
+          outcome: { warning: GEOCODE_WARNINGS.disabled },
+        });
+      }
+      return results;
+    }
+    const deadline = AbortSignal.timeout(geocodeBudgetMs);
+    await mapWithConcurrency(pending, GEOCODE_CONCURRENCY, async (planned) => {
+      const query = geocodeQuery(planned.payload);
+      let outcome: GeocodeOutcome;
+      if (deadline.aborted) {
+        outcome = { warning: GEOCODE_WARNINGS.outOfTime };
+      } else {
+        try {
+          outcome = outcomeOf(await geocoder.geocode(query, { signal: deadline }));
+        } catch (error) {
+          outcome = {
+            warning:
+              deadline.aborted || (error instanceof UpstreamError && error.failure === 'aborted')
+                ? GEOCODE_WARNINGS.outOfTime
+                : GEOCODE_WARNINGS.failed(error instanceof Error ? error.message : String(error)),
+          };
+          logger.warn({ err: error, itemId: planned.itemId }, 'AI import: geocoding an item failed');
+        }
+      }
+      results.set(planned.itemId, { query, outcome });
+    });
+    return results;
+  }
+
+  async function importBatch(actor: Actor, batchId: number): Promise<ImportBatchResponse> {
+    const startedAt = new Date();
+    const batch = await repository.findOwned(actor.userId, batchId);
+    if (!batch) throw createAiImportBatchNotFoundError();
+    if (batch.status !== 'draft') throw createBatchNotDraftError(batch.status);
+    const firstPlan = planApply(
+      await repository.items(batchId),
+      await locations.definitions(batch.workspaceId),
+    );
+    if (firstPlan.apply.length === 0) throw createNoValidItemsError();
+    const geocoded = await geocode(firstPlan);
+
+    return db.transaction(async (tx) => {
+      const locked = await repository.lockOwned(actor.userId, batchId, tx);
+      if (!locked) throw createAiImportBatchNotFoundError();
+      if (locked.status !== 'draft') throw createBatchNotDraftError(locked.status);
+      const stored = await repository.items(batchId, tx);
+      const plan = planApply(stored, await locations.definitions(locked.workspaceId, tx));
+      if (plan.apply.length === 0) throw createNoValidItemsError();
+
+      // Coordinates from geocoding, when the item still asks for the address that was geocoded.
+      let precise = 0;
+      let imprecise = 0;
+      const located = new Set<number>();
+      for (const planned of plan.apply) {
+        if (planned.payload.lat !== null && planned.payload.lng !== null) continue;
+        const result = geocoded.get(planned.itemId);
+        const outcome: GeocodeOutcome =
+          result && result.query === geocodeQuery(planned.payload)
+            ? result.outcome
+            : { warning: GEOCODE_WARNINGS.outOfTime };
+        if ('warning' in outcome) {
+          imprecise += 1;
+          planned.warnings.push(outcome.warning);
+        } else {
+          precise += 1;
+          planned.row.values.lat = outcome.lat;
+          planned.row.values.lng = outcome.lng;
+          located.add(planned.itemId);
+        }
+      }
+
+      // Items repeating a location (the CSV import's loose key) are written once, as the last of
+      // them; the others are imported as that same location.
+      const winner = new Map<string, number>();
+      for (const [index, planned] of plan.apply.entries()) winner.set(looseKey(planned.row), index);
+      const tags = new TagCollector();
+      let lines = '';
+      for (const index of winner.values()) lines += copyLine(index + 1, plan.apply[index]!.row, tags);
+
+      // The CSV import's own statements: one import per workspace at a time, staging by COPY,
+      // then set-based match, update, insert and tags.
+      await imports.lockWorkspace(tx, locked.workspaceId);
+      const copy = await imports.createStaging(tx);
+      await pipeline(Readable.from([lines]), copy);
+      const applied = await imports.applyStaged(tx, {
+        workspaceId: locked.workspaceId,
+        layout: AI_ITEM_LAYOUT,
+        mayRepeat: false,
+        tagNames: [...tags.names.values()],
+      });
+      const targets = await imports.stagedTargets(tx);
+      const locationOf = (index: number) => targets.get(winner.get(looseKey(plan.apply[index]!.row))! + 1)!;
+
+      const locationIds = [...new Set(plan.apply.map((_planned, index) => locationOf(index)))];
+      let joinedMapId: number | null = null;
+      if (locked.finderId !== null) {
+        const finder = await repository.finderInWorkspace(locked.finderId, locked.workspaceId, tx);
+        if (finder?.mapId) {
+          await repository.joinMap(finder.mapId, locationIds, tx);
+          joinedMapId = finder.mapId;
+        }
+      }
+
+      const items = new Map(stored.map((item) => [item.id, item]));
+      const updates: ItemUpdate[] = [
+        ...plan.apply.map((planned, index) => {
+          const current = items.get(planned.itemId)!;
+          // "will be geocoded" no longer holds once it was.
+          const kept = located.has(planned.itemId)
+            ? current.warnings.filter((warning) => warning !== WARNINGS.noCoordinates)
+            : current.warnings;
+          return {
+            id: planned.itemId,
+            status: 'imported' as const,
+            locationId: locationOf(index),
+            warnings: withWarnings(kept, planned.warnings),
+          };
+        }),
+        ...plan.failed.map((failed) => ({
+          id: failed.itemId,
+          status: 'failed' as const,
+          validationErrors: failed.errors,
+          confidence: 'low' as const,
+        })),
+      ];
+      await repository.updateItems(updates, tx);
+
+      const approved = plan.apply.filter((planned) => planned.autoApproved).length;
+      const summary = {
+        batch_id: batchId,
+        imported_items: plan.apply.length,
+        failed_items: plan.failed.length,
+        locations_created: applied.created,
+        locations_updated: applied.updated,
+        auto_approved: approved,
+        geocoded: precise,
+        without_coordinates: imprecise,
+        map_id: joinedMapId,
+      };
+      const processId = await processes.create(
+        {
+          workspaceId: locked.workspaceId,
+          userId: actor.userId,
+          type: APPLY_PROCESS_TYPE,
+          status: 'completed',
+          progressPercent: 100,
+          currentStep: 'completed',
+          summary,
+          relatedType: BATCH_RELATED_TYPE,
+          relatedId: batchId,
+          inputPayload: { batch_id: batchId },
+          attempts: 1,
+          startedAt,
+          finishedAt: new Date(),
+        },
+        [
+          {
+            type: 'status',
+            status: 'running',
+            progressPercent: 0,
+            step: 'approving',
+            message: `Importing ${plan.apply.length} items (${approved} approved automatically); ${plan.failed.length} cannot be imported.`,
+          },
+          {
+            type: 'progress',
+            status: 'running',
+            progressPercent: 40,
+            step: 'geocoding',
+            message: `Geocoded ${precise + imprecise} items without coordinates: ${precise} precise, ${imprecise} created without coordinates.`,
+          },
+          {
+            type: 'progress',
+            status: 'running',
+            progressPercent: 80,
+            step: 'writing',
+            message: `Wrote ${applied.created + applied.updated} locations (${applied.created} created, ${applied.updated} updated) with their tags and custom fields${joinedMapId === null ? '' : "; they joined the finder's map"}.`,
+          },
+          {
+            type: 'status',
+            status: 'completed',
+            progressPercent: 100,
+            step: 'completed',
+            message: `Imported ${plan.apply.length} items; ${plan.failed.length} failed.`,
+            payload: summary,
+          },
+        ],
+        tx,
+      );
+      await repository.recount(batchId, { status: 'imported', applyProcessId: processId }, tx);
+      const after = await repository.findOwned(actor.userId, batchId, tx);
+      return {
+        process: { id: processId, type: APPLY_PROCESS_TYPE, status: 'completed' },
+        batch: {
+          id: batchId,
+          status: 'imported' as const,
+          imported_items: after?.importedItems ?? plan.apply.length,
+          failed_items: after?.failedItems ?? plan.failed.length,
+        },
+        next_action: 'review_locations' as const,
+      };
+    });
+  }
+
+  return { importBatch };
+}
+
+export type AiImportApplyService = ReturnType<typeof createAiImportApplyService>;

@@ -1,0 +1,188 @@
+// The worker's side of AI imports: `ai-imports.generate` drafts a batch's items (decisions §6).
+// The process moves pending -> running -> waiting_review (or failed, or cancelled) through the
+// processes service. Safe to run twice: the run claims its process only while it is pending
+// (or left running by a dead worker) and this job is its latest dispatch; the items replace any
+// earlier draft in the same transaction that moves the process on, which only happens while the
+// process is still this run's. A cancel is noticed within a second and aborts the model call.
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client.ts';
+import type { JobContext, JobPayload } from '../../jobs/jobs.ts';
+import { UpstreamError } from '../../lib/upstream.ts';
+import type { ProcessChangeWhere } from '../processes/processes.repository.ts';
+import type { ProcessesService } from '../processes/processes.service.ts';
+import { locationCountTarget } from './ai-imports.answers.ts';
+import type { Draft, DraftingModel } from './ai-imports.model.ts';
+import { normalizeItems } from './ai-imports.normalize.ts';
+import type { AiImportsRepository } from './ai-imports.repository.ts';
+
+/** Spec §8: the model call may take at most 90 seconds (the openai client enforces it too). */
+export const GENERATE_TIMEOUT_MS = 90_000;
+
+interface AiImportJobsDeps {
+  db: Database;
+  repository: AiImportsRepository;
+  processes: ProcessesService;
+  model: DraftingModel;
+  /** Aborted when the worker stops: the run hands its process back for a retry. */
+  stopping: AbortSignal;
+  logger: Logger;
+}
+
+export type GenerateOutcome = 'skipped' | 'cancelled' | 'failed' | 'waiting_review';
+
+/** Thrown to make pg-boss retry the job (the process was handed back to pending or failed). */
+class HandedBackError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'HandedBackError';
+  }
+}
+
+/** Rolls the item writes back when the process left `running` meanwhile. */
+class NoLongerRunningError extends Error {}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function createAiImportJobs({ db, repository, processes, model, stopping, logger }: AiImportJobsDeps) {
+  async function generate(
+    payload: JobPayload<'ai-imports.generate'>,
+    job: JobContext,
+  ): Promise<GenerateOutcome> {
+    const processId = payload.process_id;
+    const attempt = job.retryCount + 1;
+    const started = await processes.startRun(processId, job.id, `Drafting started (attempt ${attempt}).`);
+    if (!started) return 'skipped';
+    // Every later change applies only while the process is still this run's.
+    const stillRunning: ProcessChangeWhere = { id: processId, jobId: job.id, from: ['running'] };
+
+    const watch = processes.watch(processId);
+    const timeout = AbortSignal.timeout(GENERATE_TIMEOUT_MS);
+    const signal = AbortSignal.any([watch.signal, stopping, timeout]);
+    try {
+      const batch = await repository.findByProcess(processId);
+      if (batch?.status !== 'draft') {
+        await processes.change(
+          stillRunning,
+          { status: 'cancelled', currentStep: 'cancelled', finishedAt: 'now', heartbeatAt: null },
+          { type: 'status', message: 'The batch was discarded or imported; there is nothing to draft.' },
+        );
+        return 'cancelled';
+      }
+      await processes.change(
+        stillRunning,
+        { currentStep: 'drafting', progressPercent: 10, heartbeatAt: 'now' },
+        { type: 'progress', message: `Asking ${model.name} for a draft.` },
+      );
+
+      let draft: Draft;
+      try {
+        draft = await model.draft(batch.sourceAnswers, {
+          signal,
+          target: locationCountTarget(batch.sourceAnswers),
+        });
+        if (signal.aborted) throw signal.reason;
+      } catch (error) {
+        // Cancelled (or taken over): whoever changed the status recorded it.
+        if (watch.signal.aborted) return 'cancelled';
+        if (stopping.aborted) {
+          const reason = 'The worker stopped while drafting.';
+          await processes.handBack(processId, job.id, reason, job.retryLimit - job.retryCount);
+          throw new HandedBackError(reason, { cause: error });
+        }
+        const detail = error instanceof Error ? error.message : String(error);
+        const message = timeout.aborted
+          ? `The model did not answer within ${GENERATE_TIMEOUT_MS / 1000} seconds.`
+          : error instanceof UpstreamError
+            ? `The model call failed: ${detail}`
+            : `Drafting failed: ${detail}`;
+        // Spec §3: a failed model call fails the process (retryable by POST /processes/{id}/retry).
+        await processes.change(
+          stillRunning,
+          {
+            status: 'failed',
+            errorMessage: message,
+            currentStep: 'failed',
+            finishedAt: 'now',
+            heartbeatAt: null,
+          },
+          { type: 'error', message },
+        );
+        return 'failed';
+      }
+
+      const items = normalizeItems(draft.locations);
+      const confidence = { high: 0, medium: 0, low: 0 };
+      for (const item of items) confidence[item.confidence] += 1;
+      const summary = {
+        batch_id: batch.id,
+        total_items: items.length,
+        confidence,
+        with_validation_errors: items.filter((item) => item.validation_errors.length > 0).length,
+        model_name: model.name,
+        usage: draft.usage,
+      };
+      try {
+        await db.transaction(async (tx) => {
+          // First, so the row lock orders this against a cancel: writes only while still ours.
+          const moved = await processes.change(
+            stillRunning,
+            {
+              status: 'waiting_review',
+              progressPercent: 100,
+              currentStep: 'waiting_review',
+              summary,
+              heartbeatAt: null,
+            },
+            {
+              type: 'status',
+              message: `Drafted ${items.length} location${items.length === 1 ? '' : 's'}; waiting for review.`,
+              payload: summary,
+            },
+            tx,
+          );
+          if (!moved) throw new NoLongerRunningError();
+          await repository.replaceItems(
+            batch.id,
+            items.map((item, index) => ({
+              status: 'pending_review',
+              confidence: item.confidence,
+              warnings: item.warnings,
+              validationErrors: item.validation_errors,
+              normalizedPayload: item.normalized_payload,
+              rawModelOutput: isRecord(draft.locations[index])
+                ? draft.locations[index]
+                : { value: draft.locations[index] },
+            })),
+            tx,
+          );
+          await repository.recount(
+            batch.id,
+            { modelName: model.name, promptVersion: model.promptVersion, usageMetadata: draft.usage },
+            tx,
+          );
+        });
+      } catch (error) {
+        if (error instanceof NoLongerRunningError) return 'cancelled';
+        throw error;
+      }
+      return 'waiting_review';
+    } catch (error) {
+      if (error instanceof HandedBackError) throw error;
+      // Something unexpected (the database went away...): pg-boss retries while it may.
+      const reason = `Drafting failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+      await processes
+        .handBack(processId, job.id, reason, job.retryLimit - job.retryCount)
+        .catch((handBackError) =>
+          logger.error({ err: handBackError, processId }, 'could not hand a process back'),
+        );
+      throw error;
+    } finally {
+      watch.stop();
+    }
+  }
+
+  return { generate };
+}
+
+export type AiImportJobs = ReturnType<typeof createAiImportJobs>;

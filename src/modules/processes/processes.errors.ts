@@ -1,0 +1,15 @@
+// Errors of the processes module.
+import { createConflictError, createNotFoundError } from '../../lib/errors.ts';
+import type { ProcessStatus } from './processes.table.ts';
+
+/** Another user's process answers exactly like a missing one (decisions §2). */
+export const createProcessNotFoundError = () => createNotFoundError('Process not found.');
+
+export const createProcessNotRetryableError = (status: ProcessStatus) =>
+  createConflictError(`Only a failed process can be retried; this one is ${status}.`);
+
+export const createProcessTypeNotRetryableError = () =>
+  createConflictError('This kind of process runs inside its request and cannot be retried.');
+
+export const createProcessNotCancellableError = (status: ProcessStatus) =>
+  createConflictError(`Only a pending or running process can be cancelled; this one is ${status}.`);
