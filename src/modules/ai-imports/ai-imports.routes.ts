@@ -70,7 +70,7 @@ export const aiImportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.patch(
-    '/:batchId/items/:itemId',
+    '/:id/items/:itemId',
     {
       schema: {
         tags,
@@ -84,7 +84,7 @@ export const aiImportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      aiImports.patchItem(memberActor(request), request.params.batchId, request.params.itemId, request.body),
+      aiImports.patchItem(memberActor(request), request.params.id, request.params.itemId, request.body),
   );
 
   app.post(

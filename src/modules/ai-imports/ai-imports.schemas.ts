@@ -27,7 +27,7 @@ export type CreateBatchBody = z.infer<typeof createBatchBodySchema>;
 
 export const listBatchesQuerySchema = z.object({ workspace_id: idSchema.optional() });
 
-export const itemParamsSchema = z.object({ batchId: idSchema, itemId: idSchema });
+export const itemParamsSchema = z.object({ id: idSchema, itemId: idSchema });
 
 /** What a reviewer may set (spec §3); imported and failed are the import's to set. */
 export const reviewStatuses = ['pending_review', 'approved', 'rejected'] as const;
