@@ -10,6 +10,8 @@ import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
+import { createDemoRepository } from './modules/demo/demo.repository.ts';
+import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import {
@@ -165,7 +167,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   await app.register(apiRoutes, { prefix: '/api' });
   if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
-  await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl });
+  await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl, dir: config.widgetDir });
+  const demo = createDemoRepository(deps.db);
+  await app.register(demoRoutes, {
+    appUrl: config.appUrl,
+    cdnUrl: config.storage.cdnUrl,
+    findFinderName: (token) => demo.findFinderName(token),
+  });
 
   return app;
 }

@@ -49,6 +49,8 @@ export const envSchema = z.object({
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: optionalString,
   CDN_URL: optionalUrl,
+  /** Where the built widget is read from (dist/widget by default). */
+  WIDGET_DIR: optionalString,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: optionalUrl,
@@ -164,6 +166,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
         forcePathStyle: env.S3_FORCE_PATH_STYLE,
       },
     },
+    widgetDir: env.WIDGET_DIR ? path.resolve(env.WIDGET_DIR) : undefined,
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL },
     geocoder: { kind: env.GEOCODER, apiKey: env.GEOCODER_API_KEY, baseUrl: env.GEOCODER_BASE_URL },
     photonUrl: env.PHOTON_URL.replace(/\/+$/, ''),

@@ -6,8 +6,9 @@
 // database pools (deps), then the embedded PostgreSQL when this process started it. A signal
 // during start-up, or a failed start-up, closes whatever had been started so far, so no
 // embedded PostgreSQL outlives the process.
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { loadConfigOrExit } from './config.ts';
+import { type Config, loadConfigOrExit } from './config.ts';
 import { runMigrations } from './db/migrate.ts';
 import { resolveDatabase } from './db/resolve.ts';
 import { createDeps } from './deps.ts';
@@ -20,6 +21,8 @@ export interface RunOptions {
   migrate: boolean;
   api: boolean;
   worker: boolean;
+  /** Runs once the API listens (npm run demo seeds its finder through the app here). */
+  afterListen?: (app: FastifyInstance, config: Config) => Promise<void>;
 }
 
 export async function run(options: RunOptions): Promise<void> {
@@ -68,6 +71,7 @@ export async function run(options: RunOptions): Promise<void> {
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
     app.log.info(`API docs at ${config.appUrl}/docs`);
+    await options.afterListen?.(app, config);
   })();
 
   try {

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { contentHash, createWidgetBundle } from '../../src/modules/widget/widget.bundle.ts';
 import type { FinderPayload } from '../../src/widget/types.ts';
+import { PLACES } from './widget-payload.ts';
 
 export interface FakeFinder {
   payload: FinderPayload;
@@ -44,35 +45,6 @@ export interface WidgetBackend {
   failAutocomplete(status: number | null): void;
   close(): Promise<void>;
 }
-
-export const PLACES = [
-  {
-    place_id: 'p-berlin-hbf',
-    description: 'Berlin Hauptbahnhof, Berlin, Germany',
-    lat: 52.5251,
-    lng: 13.3694,
-  },
-  {
-    place_id: 'p-berlin-alex',
-    description: 'Berlin Alexanderplatz, Berlin, Germany',
-    lat: 52.5219,
-    lng: 13.4132,
-  },
-  { place_id: 'p-bern', description: 'Bern, Switzerland', lat: 46.948, lng: 7.4474 },
-  {
-    place_id: 'p-muenchen-hbf',
-    description: 'München Hauptbahnhof, München, Germany',
-    lat: 48.1402,
-    lng: 11.56,
-  },
-  {
-    place_id: 'p-hamburg-hbf',
-    description: 'Hamburg Hauptbahnhof, Hamburg, Germany',
-    lat: 53.553,
-    lng: 10.0069,
-  },
-  { place_id: 'p-koeln-hbf', description: 'Köln Hauptbahnhof, Köln, Germany', lat: 50.943, lng: 6.9589 },
-];
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });

@@ -263,3 +263,33 @@ export function generateFinderPayload(count: number, options: PayloadOptions = {
   });
   return { ...base, locations };
 }
+
+/** The places the search of the widget tests finds ("Name, City, Country" or "City, Country"). */
+export const PLACES = [
+  {
+    place_id: 'p-berlin-hbf',
+    description: 'Berlin Hauptbahnhof, Berlin, Germany',
+    lat: 52.5251,
+    lng: 13.3694,
+  },
+  {
+    place_id: 'p-berlin-alex',
+    description: 'Berlin Alexanderplatz, Berlin, Germany',
+    lat: 52.5219,
+    lng: 13.4132,
+  },
+  { place_id: 'p-bern', description: 'Bern, Switzerland', lat: 46.948, lng: 7.4474 },
+  {
+    place_id: 'p-muenchen-hbf',
+    description: 'München Hauptbahnhof, München, Germany',
+    lat: 48.1402,
+    lng: 11.56,
+  },
+  {
+    place_id: 'p-hamburg-hbf',
+    description: 'Hamburg Hauptbahnhof, Hamburg, Germany',
+    lat: 53.553,
+    lng: 10.0069,
+  },
+  { place_id: 'p-koeln-hbf', description: 'Köln Hauptbahnhof, Köln, Germany', lat: 50.943, lng: 6.9589 },
+];

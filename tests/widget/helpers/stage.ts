@@ -1,11 +1,12 @@
 // Everything a browser test of the widget stands on: the widget built into a temporary folder,
-// the service (the fake backend for now: tests/fakes/widget-backend.ts), a tile server, a host
-// site, and one Chromium. `open(html)` serves a page on the host site and opens it in a new
+// the real service with the test finders written through its routes (service-backend.ts), a
+// tile server, a host site, and one Chromium. `open(html)` serves a page on the host site and opens it in a new
 // browser context; `close()` stops it all.
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { buildWidget } from '../../../scripts/build-widget.ts';
-import { type FakeFinder, startWidgetBackend, type WidgetBackend } from '../../fakes/widget-backend.ts';
+import { PLACES } from '../../fakes/widget-payload.ts';
 import { launchChromium, openPage, type TestPage } from './browser.ts';
+import { type ServiceBackend, type StageFinder, startServiceBackend } from './service-backend.ts';
 import { type HostSite, startHostSite, startTileServer, type TileServer } from './static-servers.ts';
 
 export interface OpenOptions extends BrowserContextOptions {
@@ -16,7 +17,7 @@ export interface OpenOptions extends BrowserContextOptions {
 }
 
 export interface Stage {
-  backend: WidgetBackend;
+  backend: ServiceBackend;
   tiles: TileServer;
   site: HostSite;
   browser: Browser;
@@ -28,14 +29,15 @@ export interface Stage {
 export async function startStage(options: {
   widgetDir: string;
   /** Made once the tile server (tile_url, image URLs) and the host site (allowed origins) run. */
-  finders: (servers: { tiles: TileServer; site: HostSite }) => FakeFinder[];
+  finders: (servers: { tiles: TileServer; site: HostSite }) => StageFinder[];
 }): Promise<Stage> {
   await buildWidget(options.widgetDir);
   const tiles = await startTileServer();
   const site = await startHostSite();
-  const backend = await startWidgetBackend({
+  const backend = await startServiceBackend({
     widgetDir: options.widgetDir,
     finders: options.finders({ tiles, site }),
+    places: PLACES,
   });
   const browser = await launchChromium();
   const pages: TestPage[] = [];
