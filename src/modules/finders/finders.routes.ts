@@ -10,7 +10,6 @@ import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { workspaceListQuerySchema } from '../workspaces/workspaces.schemas.ts';
 import {
   createFinderBodySchema,
-  finderParamsSchema,
   finderSchema,
   finderTokenParamsSchema,
   integrationBodySchema,
@@ -123,21 +122,21 @@ export const findersRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async
   );
 
   app.get(
-    '/:finder/integrations',
+    '/:id/integrations',
     {
       schema: {
         tags,
         summary: `Every autocomplete provider, with whether the finder holds its key${anyWorkspace}`,
         security: bearerSecurity,
-        params: finderParamsSchema,
+        params: idParamsSchema,
         response: { 200: z.array(integrationSchema) },
       },
     },
-    async (request) => integrations.list(scope.actor(request), request.params.finder),
+    async (request) => integrations.list(scope.actor(request), request.params.id),
   );
 
   app.put(
-    '/:finder/integrations/:provider',
+    '/:id/integrations/:provider',
     {
       schema: {
         tags,
@@ -151,14 +150,14 @@ export const findersRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async
     async (request) =>
       integrations.put(
         scope.actor(request),
-        request.params.finder,
+        request.params.id,
         request.params.provider,
         request.body.api_key,
       ),
   );
 
   app.delete(
-    '/:finder/integrations/:provider',
+    '/:id/integrations/:provider',
     {
       schema: {
         tags,
@@ -169,7 +168,7 @@ export const findersRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async
       },
     },
     async (request, reply) => {
-      await integrations.delete(scope.actor(request), request.params.finder, request.params.provider);
+      await integrations.delete(scope.actor(request), request.params.id, request.params.provider);
       return reply.status(204).send(null);
     },
   );

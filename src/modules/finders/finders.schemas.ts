@@ -308,7 +308,7 @@ export const updateFinderBodySchema = z.object({
   authorized_urls: authorizedUrlsSchema,
   locations: locationsSchema,
 });
-export type UpdateFinderBody = z.infer<typeof updateFinderBodySchema>;
+export type UpdateFinderBody = Partial<z.infer<typeof updateFinderBodySchema>>;
 
 export const finderTokenParamsSchema = z.object({
   token: z.string().min(1).max(200),
@@ -354,12 +354,11 @@ export const toFinderPayload = (row: FinderRow, locations: FinderLocationInput[]
 
 // --- integrations ---------------------------------------------------------------------------
 
+/** `{id}` as in every route under /finders/{id} (one name per path position in the router). */
 export const integrationParamsSchema = z.object({
-  finder: idSchema,
+  id: idSchema,
   provider: z.enum(autocompleteProviders),
 });
-
-export const finderParamsSchema = z.object({ finder: idSchema });
 
 export const integrationBodySchema = z.object({
   api_key: z
