@@ -6,6 +6,7 @@ import { asc, count, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinderChangeListener } from '../src/modules/finders/finders.events.ts';
+import { createFinderIntegrationsService } from '../src/modules/finders/finders.integrations.service.ts';
 import { createFindersRepository } from '../src/modules/finders/finders.repository.ts';
 import { createFindersService } from '../src/modules/finders/finders.service.ts';
 import {
@@ -637,7 +638,7 @@ describe('GET /api/locations?finder_id= over a finder made through these routes'
 });
 
 describe('the change listener', () => {
-  it('is told after each committed update and delete, and a failing listener does not fail the write', async () => {
+  it('is told after each committed update, key change and delete (not after refused ones), and a failing listener does not fail the write', async () => {
     const calls: string[] = [];
     const listener: FinderChangeListener = {
       finderChanged: async (id) => {
@@ -664,7 +665,22 @@ describe('the change listener', () => {
     await expect(
       service.update(actor, finder.id, { locations: [{ locationId: 2_000_000, sortOrder: 0 }] }),
     ).rejects.toThrow();
+    const integrations = createFinderIntegrationsService({
+      db: db(),
+      finders: createFindersRepository(db()),
+      secretBox: ctx.deps.secretBox,
+      events: listener,
+      logger: pino({ level: 'silent' }),
+    });
+    await integrations.put(actor, finder.id, 'here', 'a-key');
+    await integrations.delete(actor, finder.id, 'here');
+    await expect(integrations.delete(actor, finder.id, 'here')).rejects.toThrow();
     await service.delete(actor, finder.id);
-    expect(calls).toEqual([`changed ${finder.id}`, `deleted ${finder.id} ${finder.token}`]);
+    expect(calls).toEqual([
+      `changed ${finder.id}`,
+      `changed ${finder.id}`,
+      `changed ${finder.id}`,
+      `deleted ${finder.id} ${finder.token}`,
+    ]);
   });
 });
