@@ -36,7 +36,10 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
+import { type FinderChangeListener, noopFinderChangeListener } from './modules/finders/finders.events.ts';
+import { createFinderIntegrationsService } from './modules/finders/finders.integrations.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
+import { createFindersService } from './modules/finders/finders.service.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
@@ -159,6 +162,9 @@ function createServices({
     codeLimiter,
   });
   const finders = createFindersRepository(db);
+  const mapsRepository = createMapsRepository(db);
+  // Told after every committed finder write; the widget payload cache plugs in here.
+  const finderEvents: FinderChangeListener = noopFinderChangeListener;
   // The public widget routes (place search, analytics) find their finder by token here.
   const mapping = createMappingRepository(db);
   const locationImports = createLocationImportRepository();
@@ -215,7 +221,15 @@ function createServices({
     sets: createSetsService({ db, sets: createSetsRepository(db) }),
     tags: createTagsService({ db, tags: createTagsRepository(db) }),
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
-    maps: createMapsService({ db, maps: createMapsRepository(db) }),
+    maps: createMapsService({ db, maps: mapsRepository }),
+    finders: createFindersService({ db, finders, maps: mapsRepository, events: finderEvents, logger }),
+    finderIntegrations: createFinderIntegrationsService({
+      db,
+      finders,
+      secretBox,
+      events: finderEvents,
+      logger,
+    }),
     locations: locationsService,
     mapping: createMappingService({
       repository: mapping,

@@ -10,6 +10,7 @@ import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.ts';
+import { findersRoutes } from './modules/finders/finders.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
 import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
@@ -54,6 +55,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     await app.register(locationsRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImportRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImageRoutes, { prefix: `${prefix}/locations`, scope });
+    await app.register(findersRoutes, { prefix: `${prefix}/finders`, scope });
     await app.register(analyticsReportRoutes, { prefix: `${prefix}/finders`, scope });
   }
 

@@ -25,6 +25,6 @@ export const uniqueConstraintErrors: Record<string, (() => AppError) | null> = {
   invites_token_hash_unique: null,
   finders_token_unique: null,
   webhook_events_provider_event_id_unique: null,
-  // No route writes finder integrations yet; the one that does decides its field.
+  // PUT /finders/{finder}/integrations/{provider} upserts on this index, so it is never violated.
   finder_integrations_finder_id_provider_unique: null,
 };

@@ -37,7 +37,7 @@ export const REDACT_PATHS = [
 const SECRET_PATH_SEGMENTS = [
   /^(\/+api\/+register\/+)[^/]+/i,
   /^(\/+api\/+ext\/+finders\/+details\/+)[^/]+/i,
-  /^(\/+api\/+finders\/+token\/+)[^/]+/i,
+  /^(\/+api\/+(?:admin\/+)?finders\/+token\/+)[^/]+/i,
   /^(\/+cdn\/+finders\/+)[^/]+/i,
 ];
 

@@ -48,6 +48,13 @@ export function parseOriginRule(entry: string): OriginRule | undefined {
   return isHostName(value) ? { kind: 'host', host: value } : undefined;
 }
 
+/** An entry in its stored form: `https://shop.example`, `shop.example` or `*.shop.example`. */
+export function formatOriginRule(rule: OriginRule): string {
+  if (rule.kind === 'origin') return rule.origin;
+  if (rule.kind === 'host') return rule.host;
+  return `*.${rule.suffix}`;
+}
+
 /** The origin a browser request comes from: Origin, else the origin of Referer. */
 export function requestOrigin(headers: { origin?: string; referer?: string }): string | undefined {
   for (const candidate of [headers.origin, headers.referer]) {

@@ -1,11 +1,34 @@
-// Queries over finders. Reads by id are filtered through `accessibleWorkspace`, so a finder of
-// a workspace the actor cannot reach is indistinguishable from a missing one.
-import { and, eq } from 'drizzle-orm';
+// Queries over finders, their own locations and their provider keys. Reads by id are filtered
+// through `accessibleWorkspace`, so a finder of a workspace the actor cannot reach is
+// indistinguishable from a missing one. Id lists travel as one array parameter.
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
-import { findersTable } from './finders.table.ts';
+import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import { locationsTable } from '../locations/locations.table.ts';
+import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import type { FinderLocationInput } from './finders.schemas.ts';
+import {
+  type AutocompleteProvider,
+  type FinderRow,
+  finderIntegrationsTable,
+  finderLocationsTable,
+  findersTable,
+} from './finders.table.ts';
+
+/** `column = any($1::int[])` with the whole list as one parameter. */
+const anyOf = (column: AnyPgColumn, ids: readonly number[]): SQL =>
+  sql`${column} = any(${sql.param(ids)}::int[])`;
+
+export type FinderValues = Pick<
+  typeof findersTable.$inferInsert,
+  'name' | 'settings' | 'advancedRefinements' | 'authorizedUrls'
+>;
 
 export function createFindersRepository(db: Executor) {
+  const reachable = (actor: Actor, id: number): SQL =>
+    and(eq(findersTable.id, id), accessibleWorkspace(findersTable.workspaceId, actor))!;
+
   return {
     /** The finder's id and backing map, when the actor may reach it. */
     async findAccessibleRef(
@@ -16,8 +39,154 @@ export function createFindersRepository(db: Executor) {
       const [row] = await tx
         .select({ id: findersTable.id, mapId: findersTable.mapId })
         .from(findersTable)
-        .where(and(eq(findersTable.id, id), accessibleWorkspace(findersTable.workspaceId, actor)));
+        .where(reachable(actor, id));
       return row;
+    },
+
+    /** The actor's finders, of one workspace when `workspaceId` is given; `total` when paged. */
+    async list(
+      actor: Actor,
+      workspaceId: number | undefined,
+      page: Page,
+      tx: Executor = db,
+    ): Promise<{ rows: FinderRow[]; total?: number }> {
+      const where = listedWorkspace(findersTable.workspaceId, actor, workspaceId);
+      const query = tx.select().from(findersTable).where(where).orderBy(asc(findersTable.id)).$dynamic();
+      return fetchPage(query, page, () => countWhere(tx, findersTable, where));
+    },
+
+    /** The finder when the actor may reach it; `lock` takes its row lock so writes queue up. */
+    async find(
+      actor: Actor,
+      id: number,
+      options: { lock?: boolean } = {},
+      tx: Executor = db,
+    ): Promise<FinderRow | undefined> {
+      const query = tx.select().from(findersTable).where(reachable(actor, id)).$dynamic();
+      if (options.lock) query.for('update');
+      const [row] = await query;
+      return row;
+    },
+
+    async findByToken(actor: Actor, token: string, tx: Executor = db): Promise<FinderRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(findersTable)
+        .where(and(eq(findersTable.token, token), accessibleWorkspace(findersTable.workspaceId, actor)));
+      return row;
+    },
+
+    async insert(
+      values: { workspaceId: number; name: string; token: string; mapId: number },
+      tx: Executor = db,
+    ): Promise<FinderRow> {
+      const [row] = await tx.insert(findersTable).values(values).returning();
+      return row!;
+    },
+
+    /** Sets the given fields and always `updated_at`: a change of locations alone updates the finder too. */
+    async update(id: number, values: Partial<FinderValues>, tx: Executor = db): Promise<FinderRow> {
+      const [row] = await tx
+        .update(findersTable)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(findersTable.id, id))
+        .returning();
+      return row!;
+    },
+
+    /** Deletes the finder; its locations, integrations and publications go by cascade. */
+    async delete(id: number, tx: Executor = db): Promise<void> {
+      await tx.delete(findersTable).where(eq(findersTable.id, id));
+    },
+
+    /** Each finder's own locations, by sort order then id. */
+    async locationsOf(
+      finderIds: readonly number[],
+      tx: Executor = db,
+    ): Promise<Map<number, FinderLocationInput[]>> {
+      const byFinder = new Map<number, FinderLocationInput[]>(finderIds.map((id) => [id, []]));
+      if (finderIds.length === 0) return byFinder;
+      const rows = await tx
+        .select()
+        .from(finderLocationsTable)
+        .where(anyOf(finderLocationsTable.finderId, finderIds))
+        .orderBy(asc(finderLocationsTable.sortOrder), asc(finderLocationsTable.locationId));
+      for (const row of rows) {
+        byFinder.get(row.finderId)?.push({ locationId: row.locationId, sortOrder: row.sortOrder });
+      }
+      return byFinder;
+    },
+
+    /**
+     * Of `ids`, the locations of the workspace, with a key-share lock so none can be deleted
+     * before the transaction commits the links to them.
+     */
+    async locationIdsInWorkspace(
+      workspaceId: number,
+      ids: readonly number[],
+      tx: Executor = db,
+    ): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx
+        .select({ id: locationsTable.id })
+        .from(locationsTable)
+        .where(and(anyOf(locationsTable.id, ids), eq(locationsTable.workspaceId, workspaceId)))
+        .for('key share');
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** Afterwards the finder lists exactly `locations` (distinct ids). */
+    async replaceLocations(finderId: number, locations: readonly FinderLocationInput[], tx: Executor = db) {
+      await tx.delete(finderLocationsTable).where(eq(finderLocationsTable.finderId, finderId));
+      if (locations.length === 0) return;
+      await tx
+        .insert(finderLocationsTable)
+        .select(
+          sql`select ${finderId}::int, location_id, sort_order from unnest(${sql.param(
+            locations.map((location) => location.locationId),
+          )}::int[], ${sql.param(locations.map((location) => location.sortOrder))}::int[]) as input(location_id, sort_order)`,
+        );
+    },
+
+    /** The providers the finder holds a key for. */
+    async integrationProviders(finderId: number, tx: Executor = db): Promise<Set<AutocompleteProvider>> {
+      const rows = await tx
+        .select({ provider: finderIntegrationsTable.provider })
+        .from(finderIntegrationsTable)
+        .where(eq(finderIntegrationsTable.finderId, finderId));
+      return new Set(rows.map((row) => row.provider));
+    },
+
+    /** Creates or replaces the finder's key for the provider (sealed by the caller). */
+    async upsertIntegration(
+      finderId: number,
+      provider: AutocompleteProvider,
+      apiKeyEncrypted: string,
+      tx: Executor = db,
+    ): Promise<void> {
+      const updatedAt = new Date();
+      await tx
+        .insert(finderIntegrationsTable)
+        .values({ finderId, provider, apiKeyEncrypted, updatedAt })
+        .onConflictDoUpdate({
+          target: [finderIntegrationsTable.finderId, finderIntegrationsTable.provider],
+          set: { apiKeyEncrypted, updatedAt },
+        });
+    },
+
+    /** Whether a key was removed. */
+    async deleteIntegration(
+      finderId: number,
+      provider: AutocompleteProvider,
+      tx: Executor = db,
+    ): Promise<boolean> {
+      const rows = await tx
+        .delete(finderIntegrationsTable)
+        .where(
+          and(eq(finderIntegrationsTable.finderId, finderId), eq(finderIntegrationsTable.provider, provider)),
+        )
+        .returning({ id: finderIntegrationsTable.id });
+      return rows.length > 0;
     },
   };
 }

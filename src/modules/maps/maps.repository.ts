@@ -159,6 +159,11 @@ export function createMapsRepository(db: Executor) {
       return rows.length > 0;
     },
 
+    /** Deletes the map whoever owns it (a finder's backing map goes with its finder). */
+    async delete(id: number, tx: Executor = db): Promise<void> {
+      await tx.delete(mapsTable).where(eq(mapsTable.id, id));
+    },
+
     /** The ids linked to the map through one link table. */
     async linkedIds(kind: MapLinkKind, mapId: number, tx: Executor = db): Promise<Set<number>> {
       const link = linkTables[kind];
