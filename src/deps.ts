@@ -36,6 +36,9 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
+import { createPayloadCache } from './modules/finders/finders.payload.cache.ts';
+import { createFinderPayloadRepository } from './modules/finders/finders.payload.repository.ts';
+import { createFinderPayloadService } from './modules/finders/finders.payload.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
@@ -159,6 +162,15 @@ function createServices({
     codeLimiter,
   });
   const finders = createFindersRepository(db);
+  // The widget payload's 60 s cache; every write to what a payload shows tells it (`changes`),
+  // and with Redis every web process hears of it (finders.payload.cache.ts).
+  const finderPayloads = createFinderPayloadRepository(db);
+  const payloadCache = createPayloadCache({
+    load: (token) => finderPayloads.build(token),
+    dependencies: (token) => finderPayloads.dependencies(token),
+    redis,
+  });
+  const changes = payloadCache;
   // The public widget routes (place search, analytics) find their finder by token here.
   const mapping = createMappingRepository(db);
   const locationImports = createLocationImportRepository();
@@ -178,6 +190,7 @@ function createServices({
     db,
     locations,
     finders,
+    changes,
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   const services = {
@@ -210,12 +223,18 @@ function createServices({
     workspaces: createWorkspacesService({
       db,
       workspaces,
-      onDeleted: (id) => forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`)),
+      onDeleted: async (id) => {
+        await changes.workspaceChanged(id);
+        await forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`));
+      },
     }),
-    sets: createSetsService({ db, sets: createSetsRepository(db) }),
-    tags: createTagsService({ db, tags: createTagsRepository(db) }),
-    customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
-    maps: createMapsService({ db, maps: createMapsRepository(db) }),
+    sets: createSetsService({ db, sets: createSetsRepository(db), changes }),
+    tags: createTagsService({ db, tags: createTagsRepository(db), changes }),
+    customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db), changes }),
+    maps: createMapsService({ db, maps: createMapsRepository(db), changes }),
+    finderPayload: createFinderPayloadService({ repository: finderPayloads, cache: payloadCache, storage }),
+    /** The cache's listener, for the finders CRUD service (finderChanged) and scripts. */
+    finderChanges: changes,
     locations: locationsService,
     mapping: createMappingService({
       repository: mapping,
@@ -231,12 +250,13 @@ function createServices({
       finders,
       findFinderByToken: (token) => mapping.findFinderByToken(token),
     }),
-    locationImages: createLocationImageService({ db, repository: locations, storage, logger }),
+    locationImages: createLocationImageService({ db, repository: locations, storage, logger, changes }),
     locationImport: createLocationImportService({
       db,
       locations,
       imports: locationImports,
       processes,
+      changes,
     }),
     aiImports: createAiImportsService({ db, repository: aiImports, processes, jobs, model }),
     aiImportApply: createAiImportApplyService({
@@ -247,6 +267,7 @@ function createServices({
       processes,
       geocoder: createGeocoder(config.geocoder, config.photonUrl),
       logger,
+      changes,
     }),
     aiImportJobs: createAiImportJobs({
       db,
