@@ -187,7 +187,7 @@ async function main() {
     const builds: number[] = [];
     const fills: number[] = [];
     let json = '';
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 10; i++) {
       const start = performance.now();
       const built = await repository.build(token10k);
       const end = performance.now();
@@ -207,8 +207,8 @@ async function main() {
     }
     const count = (JSON.parse(json) as { locations: unknown[] }).locations.length;
     console.log(`\npayload of ${count.toLocaleString('en')} locations`);
-    console.log(`  cold build (one statement):      median ${ms(median(builds))} of 5`);
-    console.log(`  compression of a fill (gzip+br): median ${ms(median(fills))} of 5`);
+    console.log(`  cold build (one statement):      median ${ms(median(builds))} of 9`);
+    console.log(`  compression of a fill (gzip+br): median ${ms(median(fills))} of 9`);
     console.log(
       `  bytes: raw ${variants.identity.length.toLocaleString('en')} (${kb(variants.identity.length)}), gzip ${variants.gzip.length.toLocaleString('en')} (${kb(variants.gzip.length)}), br ${variants.br.length.toLocaleString('en')} (${kb(variants.br.length)})`,
     );
@@ -253,8 +253,6 @@ async function main() {
     console.log(
       `  ratio app / bare: ${(appResult.requests.average / bareResult.requests.average).toFixed(2)}`,
     );
-    const revalidate = await cannon(appUrl, { ...headers, 'if-none-match': etag });
-    line('  the same with If-None-Match (304)', revalidate);
 
     if (process.env.BENCH_REDIS_URL) {
       const shared = await createDeps(loadConfig({ ...env, REDIS_URL: process.env.BENCH_REDIS_URL }), {
@@ -296,6 +294,12 @@ async function main() {
       );
     }
 
+    console.log(
+      `  load average while measuring: ${os
+        .loadavg()
+        .map((n) => n.toFixed(1))
+        .join(', ')} on ${os.cpus().length} CPUs`,
+    );
     console.log(`\npeak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   } finally {
     for (const close of closers) await close().catch(() => {});

@@ -27,6 +27,7 @@ interface PartRow extends Record<string, unknown> {
   part: number;
   pos: number | null;
   id: number | null;
+  workspace_id: number | null;
   body: string;
 }
 
@@ -46,7 +47,6 @@ interface FinderPart {
   map_id: number | null;
   token: string;
   authorized_urls: string[];
-  location_workspace_ids: number[] | null;
   head: Record<string, unknown>;
   tail: Record<string, unknown>;
 }
@@ -83,7 +83,7 @@ from f`;
 
 /** Exported for scripts/bench-widget.ts (EXPLAIN). */
 export const buildStatement = (token: string) => sql`${finderAndLocationIds(token)},
-loc as (
+loc as not materialized (
   select l.*, ids.pos from locations l join ids on ids.location_id = l.id
 ),
 lt as (
@@ -107,7 +107,7 @@ wdefs as (
 -- cheaper per row than json_build_object. Custom values named by no definition are removed
 -- (usually there are none, and the value goes through as stored).
 docs as (
-  select loc.id, loc.pos, row_to_json(d) as doc
+  select loc.id, loc.pos, loc.workspace_id, row_to_json(d) as doc
   from loc
   left join lt on lt.location_id = loc.id
   left join lset on lset.location_id = loc.id
@@ -137,13 +137,12 @@ docs as (
 -- One row for the finder, with the document's keys before and after "locations" as two JSON
 -- objects, and one row per location with its sort keys. Node orders and joins them: no
 -- json_agg of megabytes in one datum, and no sort of wide rows in PostgreSQL's work_mem.
-select 0 as part, null::int as pos, null::int as id, json_build_object(
+select 0 as part, null::int as pos, null::int as id, null::int as workspace_id, json_build_object(
     'finder_id', f.id,
     'workspace_id', f.workspace_id,
     'map_id', f.map_id,
     'token', f.token,
     'authorized_urls', f.authorized_urls,
-    'location_workspace_ids', (select array_agg(w.workspace_id) from (select workspace_id from loc group by workspace_id) w),
     'head', json_build_object(
       'advanced_refinements', f.advanced_refinements,
       'custom_fields', coalesce((
@@ -165,7 +164,7 @@ select 0 as part, null::int as pos, null::int as id, json_build_object(
       'token', f.token))::text as body
 from f
 union all
-select 1, docs.pos, docs.id, docs.doc::text from docs`;
+select 1, docs.pos, docs.id, docs.workspace_id, docs.doc::text from docs`;
 
 export function createFinderPayloadRepository(db: Executor) {
   return {
@@ -204,7 +203,7 @@ export function createFinderPayloadRepository(db: Executor) {
         mapId: finder.map_id,
         token: finder.token,
         authorizedUrls: finder.authorized_urls,
-        locationWorkspaceIds: finder.location_workspace_ids ?? [],
+        locationWorkspaceIds: [...new Set(docs.map((row) => row.workspace_id!))],
         json: `${head},"locations":[${locations}],${tail}`,
       };
     },
