@@ -89,7 +89,7 @@ loc as not materialized (
 lt as (
   -- "+ 0": the CTE's row count is a guess (200), which would pick one index probe per
   -- location; a hash join over location_tags is several times faster at thousands.
-  select lt.location_id, array_agg(t.slug order by t.name, t.id) as slugs
+  select lt.location_id, array_agg(t.slug order by t.name, t.id) as slugs, array_agg(t.id) as tag_ids
   from location_tags lt join ids on ids.location_id + 0 = lt.location_id join tags t on t.id = lt.tag_id
   group by lt.location_id
 ),
@@ -154,12 +154,12 @@ select 0 as part, null::int as pos, null::int as id, null::int as workspace_id, 
       'name', f.name,
       'sets', coalesce((
         select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
-        from sets s where s.id in (select ls.set_id from location_sets ls join ids on ids.location_id = ls.location_id)),
+        from sets s where s.id in (select unnest(lset.set_ids) from lset)),
         '[]'::json),
       'settings', f.settings,
       'tags', coalesce((
         select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
-        from tags t where t.id in (select lt.tag_id from location_tags lt join ids on ids.location_id = lt.location_id)),
+        from tags t where t.id in (select unnest(lt.tag_ids) from lt)),
         '[]'::json),
       'token', f.token))::text as body
 from f
