@@ -34,7 +34,8 @@ import {
 } from '../src/modules/finders/finders.payload.repository.ts';
 
 const CONNECTIONS = 50;
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -237,23 +238,12 @@ async function main() {
     closers.unshift(() => new Promise((resolve) => bare.close(() => resolve())));
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
 
-    console.log(`\ncached GET, br, ${CONNECTIONS} connections, ${DURATION_SECONDS} s each (autocannon)`);
-    await cannon(bareUrl, headers); // warm-up of the load generator itself
-    const bareResult = await cannon(bareUrl, headers);
-    const appResult = await cannon(appUrl, headers);
-    if (appResult.non2xx > 0 || appResult.errors > 0) {
-      throw new Error(`app answered ${appResult.non2xx} non-2xx, ${appResult.errors} errors`);
-    }
-    const line = (label: string, result: CannonResult) =>
-      console.log(
-        `  ${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${result.latency.p99} ms`,
-      );
-    line('bare node:http, same bytes', bareResult);
-    line('GET /api/ext/finders/details/{key}', appResult);
-    console.log(
-      `  ratio app / bare: ${(appResult.requests.average / bareResult.requests.average).toFixed(2)}`,
-    );
-
+    // Other work on the machine moves req/s by a lot from one run to the next: the servers take
+    // turns (bare, app[, app with Redis]) for ROUNDS rounds, and the medians are compared.
+    const targets: Array<{ label: string; url: string }> = [
+      { label: 'bare node:http, same bytes', url: bareUrl },
+      { label: 'GET /api/ext/finders/details/{key}', url: appUrl },
+    ];
     if (process.env.BENCH_REDIS_URL) {
       const shared = await createDeps(loadConfig({ ...env, REDIS_URL: process.env.BENCH_REDIS_URL }), {
         databaseUrl,
@@ -267,10 +257,29 @@ async function main() {
       });
       const sharedUrl = `http://127.0.0.1:${(sharedApp.server.address() as AddressInfo).port}/api/ext/finders/details/${token10k}`;
       await fetch(sharedUrl, { headers });
-      const sharedResult = await cannon(sharedUrl, headers);
-      line('the same, cache shared via Redis', sharedResult);
+      targets.push({ label: 'the same, cache shared via Redis', url: sharedUrl });
+    }
+    console.log(
+      `\ncached GET, br, ${CONNECTIONS} connections, ${DURATION_SECONDS} s a run, ${ROUNDS} rounds taking turns (autocannon)`,
+    );
+    await cannon(bareUrl, headers); // warm-up of the load generator itself
+    const rates = targets.map(() => [] as number[]);
+    const p99s = targets.map(() => [] as number[]);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, target] of targets.entries()) {
+        const result = await cannon(target.url, headers);
+        if (result.non2xx > 0 || result.errors > 0) {
+          throw new Error(`${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        }
+        rates[i]!.push(result.requests.average);
+        p99s[i]!.push(result.latency.p99);
+      }
+    }
+    const bareRate = median(rates[0]!);
+    for (const [i, target] of targets.entries()) {
+      const rate = median(rates[i]!);
       console.log(
-        `  ratio (Redis) / bare: ${(sharedResult.requests.average / bareResult.requests.average).toFixed(2)}`,
+        `  ${target.label.padEnd(34)} median ${rate.toFixed(0).padStart(6)} req/s (runs: ${rates[i]!.map((r) => r.toFixed(0)).join(', ')})  p99 ${median(p99s[i]!)} ms${i === 0 ? '' : `  ratio to bare ${(rate / bareRate).toFixed(2)}`}`,
       );
     }
 
