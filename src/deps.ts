@@ -36,8 +36,11 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
-import { type FinderChangeListener, noopFinderChangeListener } from './modules/finders/finders.events.ts';
+import type { FinderChangeListener } from './modules/finders/finders.events.ts';
 import { createFinderIntegrationsService } from './modules/finders/finders.integrations.service.ts';
+import { createPayloadCache } from './modules/finders/finders.payload.cache.ts';
+import { createFinderPayloadRepository } from './modules/finders/finders.payload.repository.ts';
+import { createFinderPayloadService } from './modules/finders/finders.payload.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createFindersService } from './modules/finders/finders.service.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
@@ -163,8 +166,24 @@ function createServices({
   });
   const finders = createFindersRepository(db);
   const mapsRepository = createMapsRepository(db);
-  // Told after every committed finder write; the widget payload cache plugs in here.
-  const finderEvents: FinderChangeListener = noopFinderChangeListener;
+  // The widget payload's 60 s cache; every write to what a payload shows tells it (`changes`),
+  // and with Redis every web process hears of it (finders.payload.cache.ts).
+  const finderPayloads = createFinderPayloadRepository(db);
+  const payloadCache = createPayloadCache({
+    load: (token) => finderPayloads.build(token),
+    dependencies: (token) => finderPayloads.dependencies(token),
+    redis,
+  });
+  const changes = payloadCache;
+  // Told after every committed finder write. A deleted finder's published files go with it:
+  // the CDN must not keep serving the locations of a finder its owner removed.
+  const finderEvents: FinderChangeListener = {
+    finderChanged: (id) => changes.finderChanged(id),
+    async finderDeleted(id, token) {
+      await changes.finderDeleted(id, token);
+      await forget(`finder ${id} files`, () => storage.deletePrefix(`finders/${token}/`));
+    },
+  };
   // The public widget routes (place search, analytics) find their finder by token here.
   const mapping = createMappingRepository(db);
   const locationImports = createLocationImportRepository();
@@ -184,6 +203,7 @@ function createServices({
     db,
     locations,
     finders,
+    changes,
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });
   const services = {
@@ -216,12 +236,15 @@ function createServices({
     workspaces: createWorkspacesService({
       db,
       workspaces,
-      onDeleted: (id) => forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`)),
+      onDeleted: async (id) => {
+        await changes.workspaceChanged(id);
+        await forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`));
+      },
     }),
-    sets: createSetsService({ db, sets: createSetsRepository(db) }),
-    tags: createTagsService({ db, tags: createTagsRepository(db) }),
-    customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db) }),
-    maps: createMapsService({ db, maps: mapsRepository }),
+    sets: createSetsService({ db, sets: createSetsRepository(db), changes }),
+    tags: createTagsService({ db, tags: createTagsRepository(db), changes }),
+    customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db), changes }),
+    maps: createMapsService({ db, maps: mapsRepository, changes }),
     finders: createFindersService({ db, finders, maps: mapsRepository, events: finderEvents, logger }),
     finderIntegrations: createFinderIntegrationsService({
       db,
@@ -230,6 +253,9 @@ function createServices({
       events: finderEvents,
       logger,
     }),
+    finderPayload: createFinderPayloadService({ repository: finderPayloads, cache: payloadCache, storage }),
+    /** The cache's listener, for scripts and tests that write around the services. */
+    finderChanges: changes,
     locations: locationsService,
     mapping: createMappingService({
       repository: mapping,
@@ -245,12 +271,13 @@ function createServices({
       finders,
       findFinderByToken: (token) => mapping.findFinderByToken(token),
     }),
-    locationImages: createLocationImageService({ db, repository: locations, storage, logger }),
+    locationImages: createLocationImageService({ db, repository: locations, storage, logger, changes }),
     locationImport: createLocationImportService({
       db,
       locations,
       imports: locationImports,
       processes,
+      changes,
     }),
     aiImports: createAiImportsService({ db, repository: aiImports, processes, jobs, model }),
     aiImportApply: createAiImportApplyService({
@@ -261,6 +288,7 @@ function createServices({
       processes,
       geocoder: createGeocoder(config.geocoder, config.photonUrl),
       logger,
+      changes,
     }),
     aiImportJobs: createAiImportJobs({
       db,

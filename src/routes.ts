@@ -10,6 +10,7 @@ import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.ts';
+import { finderDetailsRoutes, finderPublishRoutes } from './modules/finders/finders.payload.routes.ts';
 import { findersRoutes } from './modules/finders/finders.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
@@ -62,4 +63,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   // The widget's public routes: by finder token, under the finder's authorized_urls.
   await app.register(mappingRoutes, { prefix: '/mapping' });
   await app.register(analyticsIngestRoutes, { prefix: '/analytics' });
+  await app.register(finderDetailsRoutes, { prefix: '/ext/finders/details' });
+  await app.register(finderPublishRoutes, { prefix: '/ext/finders/details' });
 };

@@ -4,6 +4,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
+import { ignoreChanges } from '../src/modules/finders/finders.events.ts';
 import { findersTable } from '../src/modules/finders/finders.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { createMapsRepository } from '../src/modules/maps/maps.repository.ts';
@@ -470,7 +471,7 @@ describe('GET /api/maps', () => {
         },
       },
     });
-    const service = createMapsService({ db, maps: createMapsRepository(db) });
+    const service = createMapsService({ db, maps: createMapsRepository(db), changes: ignoreChanges });
     const actor = { userId: alice.id, allWorkspaces: false };
     const page = { limit: undefined, offset: 0, paged: false };
     const body = {

@@ -7,12 +7,14 @@
 // by the CSV import's staging and set-based statements (no statement per item), the written
 // locations join the finder's backing map, items become imported or failed, the batch imported,
 // and a completed `ai_location_import_apply` process records what happened, with its events.
+
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import { mapWithConcurrency } from '../../lib/concurrency.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
 import { copyLine, type LocationImportRepository } from '../locations/locations.import.repository.ts';
 import { looseKey, TagCollector } from '../locations/locations.import.rows.ts';
@@ -53,6 +55,8 @@ interface ApplyServiceDeps {
   processes: ProcessesService;
   geocoder: Geocoder;
   logger: Logger;
+  /** Told after the import commits (it never throws): the locations and map are in finder payloads. */
+  changes: PayloadChangeListener;
   geocodeBudgetMs?: number;
 }
 
@@ -69,6 +73,7 @@ export function createAiImportApplyService({
   processes,
   geocoder,
   logger,
+  changes,
   geocodeBudgetMs = GEOCODE_BUDGET_MS,
 }: ApplyServiceDeps) {
   /** Geocodes the planned items without coordinates; every failure becomes a warning. */
@@ -123,7 +128,8 @@ export function createAiImportApplyService({
     if (firstPlan.apply.length === 0) throw createNoValidItemsError();
     const geocoded = await geocode(firstPlan);
 
-    return db.transaction(async (tx) => {
+    let changedMapId: number | null = null;
+    const response = await db.transaction(async (tx) => {
       const locked = await repository.lockOwned(actor.userId, batchId, tx);
       if (!locked) throw createAiImportBatchNotFoundError();
       if (locked.status !== 'draft') throw createBatchNotDraftError(locked.status);
@@ -182,6 +188,7 @@ export function createAiImportApplyService({
         if (finder?.mapId) {
           await repository.joinMap(finder.mapId, locationIds, tx);
           joinedMapId = finder.mapId;
+          changedMapId = finder.mapId;
         }
       }
 
@@ -283,6 +290,9 @@ export function createAiImportApplyService({
         next_action: 'review_locations' as const,
       };
     });
+    await changes.workspaceChanged(batch.workspaceId);
+    if (changedMapId !== null) await changes.mapChanged(changedMapId);
+    return response;
   }
 
   return { importBatch };

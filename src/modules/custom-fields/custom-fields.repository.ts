@@ -105,10 +105,13 @@ export function createCustomFieldsRepository(db: Executor) {
       return row!;
     },
 
-    /** Whether a definition was deleted. Location values under its name stay (orphaned). */
-    async delete(actor: Actor, id: number, tx: Executor = db): Promise<boolean> {
-      const rows = await tx.delete(definitions).where(reachable(actor, id)).returning({ id: definitions.id });
-      return rows.length > 0;
+    /** The workspace of the deleted definition, undefined when none was. Location values under its name stay (orphaned). */
+    async delete(actor: Actor, id: number, tx: Executor = db): Promise<number | undefined> {
+      const [row] = await tx
+        .delete(definitions)
+        .where(reachable(actor, id))
+        .returning({ workspaceId: definitions.workspaceId });
+      return row?.workspaceId;
     },
 
     /** The workspaces of those `ids` the actor can reach (unknown and unreachable ids are left out). */

@@ -6,6 +6,7 @@
 import type { Database } from '../../db/client.ts';
 import { createFieldError } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import {
   createCustomFieldNameTakenError,
@@ -26,9 +27,11 @@ import {
 interface CustomFieldsServiceDeps {
   db: Database;
   customFields: CustomFieldsRepository;
+  /** Told after each write: definitions (and which values show) are in finder payloads. */
+  changes: PayloadChangeListener;
 }
 
-export function createCustomFieldsService({ db, customFields }: CustomFieldsServiceDeps) {
+export function createCustomFieldsService({ db, customFields, changes }: CustomFieldsServiceDeps) {
   return {
     /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
     async list(
@@ -68,6 +71,7 @@ export function createCustomFieldsService({ db, customFields }: CustomFieldsServ
           tx,
         );
       });
+      await changes.workspaceChanged(row.workspaceId);
       return toCustomFieldPayload(row);
     },
 
@@ -85,14 +89,22 @@ export function createCustomFieldsService({ db, customFields }: CustomFieldsServ
           body.options !== undefined ? body.options : typeHasOptions(type) ? current.options : null;
         const problem = optionsProblem(type, options);
         if (problem) throw createFieldError('options', problem);
-        const changes: CustomFieldChanges = { label: body.label, type, options, required: body.required };
-        return customFields.update(id, changes, tx);
+        const fieldChanges: CustomFieldChanges = {
+          label: body.label,
+          type,
+          options,
+          required: body.required,
+        };
+        return customFields.update(id, fieldChanges, tx);
       });
+      await changes.workspaceChanged(row.workspaceId);
       return toCustomFieldPayload(row);
     },
 
     async delete(actor: Actor, id: number): Promise<void> {
-      if (!(await customFields.delete(actor, id))) throw createCustomFieldNotFoundError();
+      const workspaceId = await customFields.delete(actor, id);
+      if (workspaceId === undefined) throw createCustomFieldNotFoundError();
+      await changes.workspaceChanged(workspaceId);
     },
 
     /**
@@ -117,6 +129,7 @@ export function createCustomFieldsService({ db, customFields }: CustomFieldsServ
         if (all.size !== ids.length || !ids.every((id) => all.has(id))) throw createReorderIncompleteError();
         return customFields.setOrder(workspaceId, ids, tx);
       });
+      if (rows[0]) await changes.workspaceChanged(rows[0].workspaceId);
       return rows.map(toCustomFieldPayload);
     },
   };

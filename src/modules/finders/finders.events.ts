@@ -1,7 +1,9 @@
-// What the finders module tells the rest of the service after it changed a finder: the hook a
-// cache of the widget payload (or anything else derived from a finder) plugs into. Called after
-// the write has committed; a listener's failure is logged, never answered to the client.
+// What a write tells the finder payload cache (finders.payload.cache.ts): which finders'
+// widget payloads it may have changed. Writers get a listener injected from src/deps.ts and
+// call it after their transaction commits, so a payload rebuilt on the news reads the write.
+// Listeners never throw: a lost notice costs at most the cache's 60 s TTL, never a request.
 
+/** Finder CRUD (settings, authorized_urls, own locations, integrations, delete) names the finder itself. */
 export interface FinderChangeListener {
   /** The finder's row, locations, settings or integrations changed. */
   finderChanged(finderId: number): Promise<void>;
@@ -9,8 +11,19 @@ export interface FinderChangeListener {
   finderDeleted(finderId: number, token: string): Promise<void>;
 }
 
-/** The default: nothing derived from finders is kept. */
-export const noopFinderChangeListener: FinderChangeListener = {
+/**
+ * Workspace content (locations, tags, sets, custom field definitions, imports) names its
+ * workspace; a map's links name the map: every finder whose payload reads from it is stale.
+ */
+export interface PayloadChangeListener extends FinderChangeListener {
+  workspaceChanged(workspaceId: number): Promise<void>;
+  mapChanged(mapId: number): Promise<void>;
+}
+
+/** For services built without a cache (scripts, some tests). */
+export const ignoreChanges: PayloadChangeListener = {
   finderChanged: async () => {},
   finderDeleted: async () => {},
+  workspaceChanged: async () => {},
+  mapChanged: async () => {},
 };

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import { detectImageType } from '../../lib/images.ts';
 import type { Storage } from '../../lib/storage/storage.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { createLocationNotFoundError, createUnsupportedImageError } from './locations.errors.ts';
 import type { LocationsRepository } from './locations.repository.ts';
@@ -21,9 +22,11 @@ interface LocationImageDeps {
   repository: LocationsRepository;
   storage: Storage;
   logger: Logger;
+  /** Told after each change of an image (it never throws): image_url is in finder payloads. */
+  changes: PayloadChangeListener;
 }
 
-export function createLocationImageService({ db, repository, storage, logger }: LocationImageDeps) {
+export function createLocationImageService({ db, repository, storage, logger, changes }: LocationImageDeps) {
   /** Best effort: a leftover object costs storage, never a failed request. */
   async function discard(key: string, locationId: number): Promise<void> {
     try {
@@ -56,6 +59,7 @@ export function createLocationImageService({ db, repository, storage, logger }: 
         await discard(key, id);
         throw createLocationNotFoundError();
       }
+      await changes.workspaceChanged(location.workspaceId);
       if (swapped.previousKey) await discard(swapped.previousKey, id);
       return { image_url: url };
     },
@@ -71,6 +75,7 @@ export function createLocationImageService({ db, repository, storage, logger }: 
         if (!swapped || !found) throw createLocationNotFoundError();
         return { previousKey: swapped.previousKey, payload: found };
       });
+      await changes.workspaceChanged(location.workspaceId);
       if (previousKey) await discard(previousKey, id);
       return payload;
     },

@@ -3,12 +3,14 @@
 // COPY, then applied set-based by locations.import.repository.ts, all in one transaction: a
 // broken file (not CSV, no title/address column, too many rows) writes nothing. A finished
 // import is recorded as a completed `csv_import` process.
+
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { Database } from '../../db/client.ts';
 import { createFieldError } from '../../lib/errors.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { copyLine, type LocationImportRepository } from './locations.import.repository.ts';
@@ -57,6 +59,8 @@ interface LocationImportServiceDeps {
   locations: LocationsRepository;
   imports: LocationImportRepository;
   processes: ProcessesService;
+  /** Told after the import commits (it never throws): the locations are in finder payloads. */
+  changes: PayloadChangeListener;
 }
 
 export function createLocationImportService({
@@ -64,11 +68,12 @@ export function createLocationImportService({
   locations,
   imports,
   processes,
+  changes,
 }: LocationImportServiceDeps) {
   async function importCsv(actor: Actor, input: ImportInput): Promise<ImportResult> {
     await assertWorkspaceAccess(db, actor, input.workspaceId);
     const startedAt = new Date();
-    return db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       await imports.lockWorkspace(tx, input.workspaceId);
       const definitions = await locations.definitions(input.workspaceId, tx);
       const errors: RowError[] = [];
@@ -166,6 +171,8 @@ export function createLocationImportService({
       );
       return { created: result.created, updated: result.updated, skipped, errors, process_id: processId };
     });
+    await changes.workspaceChanged(input.workspaceId);
+    return result;
   }
 
   return { importCsv };

@@ -5,6 +5,7 @@ import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
 import { createFinderNotFoundError } from '../finders/finders.errors.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { FindersRepository } from '../finders/finders.repository.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -20,11 +21,19 @@ interface LocationsServiceDeps {
   db: Database;
   locations: LocationsRepository;
   finders: FindersRepository;
+  /** Told after each write (it never throws): locations are in finder payloads. */
+  changes: PayloadChangeListener;
   /** Best-effort removal of a deleted location's image, after the commit. */
   onImageOrphaned?: (key: string) => Promise<void>;
 }
 
-export function createLocationsService({ db, locations, finders, onImageOrphaned }: LocationsServiceDeps) {
+export function createLocationsService({
+  db,
+  locations,
+  finders,
+  changes,
+  onImageOrphaned,
+}: LocationsServiceDeps) {
   /** Column values of the body; the relations (tags, sets, custom values) are written separately. */
   function columnsOf(body: UpdateLocationBody, errors: FieldErrors): Columns {
     const { tags: _tags, set_ids: _sets, custom_fields: _custom, external_id, ...fields } = body;
@@ -111,7 +120,7 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
     // retry into a duplicate).
     async create(actor: Actor, body: CreateLocationBody): Promise<LocationPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
-      return db.transaction(async (tx) => {
+      const created = await db.transaction(async (tx) => {
         const errors: FieldErrors = {};
         const columns = columnsOf(body, errors);
         const row = await locations.insert(
@@ -122,11 +131,13 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
         return payload(row.id, tx);
       });
+      await changes.workspaceChanged(body.workspace_id);
+      return created;
     },
 
     async update(actor: Actor, id: number, body: UpdateLocationBody): Promise<LocationPayload> {
       const location = await findAccessible(actor, id);
-      return db.transaction(async (tx) => {
+      const updated = await db.transaction(async (tx) => {
         const errors: FieldErrors = {};
         const columns = columnsOf(body, errors);
         // Touch updated_at even when only relations change.
@@ -135,11 +146,14 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
         return payload(id, tx);
       });
+      await changes.workspaceChanged(location.workspaceId);
+      return updated;
     },
 
     async delete(actor: Actor, id: number): Promise<void> {
       const location = await findAccessible(actor, id);
       await locations.delete(id);
+      await changes.workspaceChanged(location.workspaceId);
       if (location.imageKey) await onImageOrphaned?.(location.imageKey);
     },
   };

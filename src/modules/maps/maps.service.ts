@@ -2,9 +2,11 @@
 // workspaces it is linked to. This service owns what a create or update body may link (sets,
 // locations and workspaces the caller can reach, existing users as owners) and the one
 // transaction in which a map and its links are written.
+
 import type { Database, Executor } from '../../db/client.ts';
 import type { FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { createMapNotFoundError, createMapValidationError } from './maps.errors.ts';
 import type { MapLinkKind, MapsRepository, MapValues } from './maps.repository.ts';
@@ -48,13 +50,15 @@ const snapshot = { isolationLevel: 'repeatable read', accessMode: 'read only' } 
 interface MapsServiceDeps {
   db: Database;
   maps: MapsRepository;
+  /** Told after an update or delete: a finder's backing map decides which locations it shows. */
+  changes: PayloadChangeListener;
 }
 
 export interface MapListQuery {
   workspaceId?: number;
 }
 
-export function createMapsService({ db, maps }: MapsServiceDeps) {
+export function createMapsService({ db, maps, changes }: MapsServiceDeps) {
   async function payloadsOf(rows: MapRow[], tx: Executor): Promise<MapPayload[]> {
     const links = await maps.loadLinks(
       rows.map((row) => row.id),
@@ -150,7 +154,7 @@ export function createMapsService({ db, maps }: MapsServiceDeps) {
      */
     async update(actor: Actor, id: number, body: UpdateMapBody): Promise<MapPayload> {
       const lists = linkListsOf(body);
-      return db.transaction(async (tx) => {
+      const payload = await db.transaction(async (tx) => {
         if (!(await maps.findOwned(id, actor.userId, { lock: true }, tx))) throw createMapNotFoundError();
         await checkLinks(tx, actor, lists, id);
         const values: Partial<MapValues> = {};
@@ -163,11 +167,14 @@ export function createMapsService({ db, maps }: MapsServiceDeps) {
         }
         return payloadOf(row!, tx);
       });
+      await changes.mapChanged(id);
+      return payload;
     },
 
     /** Links go by cascade; a finder backed by the map keeps living without it (map_id set null). */
     async delete(actor: Actor, id: number): Promise<void> {
       if (!(await maps.deleteOwned(id, actor.userId))) throw createMapNotFoundError();
+      await changes.mapChanged(id);
     },
   };
 }

@@ -39,10 +39,13 @@ export function createSetsRepository(db: Executor) {
       return row;
     },
 
-    /** Whether a set was deleted; its location, map and finder links go with it (cascade). */
-    async delete(actor: Actor, id: number, tx: Executor = db): Promise<boolean> {
-      const rows = await tx.delete(setsTable).where(reachable(actor, id)).returning({ id: setsTable.id });
-      return rows.length > 0;
+    /** The workspace of the deleted set, undefined when none was; its location, map and finder links go with it (cascade). */
+    async delete(actor: Actor, id: number, tx: Executor = db): Promise<number | undefined> {
+      const [row] = await tx
+        .delete(setsTable)
+        .where(reachable(actor, id))
+        .returning({ workspaceId: setsTable.workspaceId });
+      return row?.workspaceId;
     },
   };
 }

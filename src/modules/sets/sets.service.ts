@@ -2,6 +2,7 @@
 // area acts across every workspace (decisions §5, §8). Deleting a set removes its links only.
 import type { Database } from '../../db/client.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createSetNotFoundError } from './sets.errors.ts';
@@ -11,9 +12,11 @@ import { type SetPayload, toSetPayload } from './sets.schemas.ts';
 interface SetsServiceDeps {
   db: Database;
   sets: SetsRepository;
+  /** Told after each write: sets and their names are in finder payloads. */
+  changes: PayloadChangeListener;
 }
 
-export function createSetsService({ db, sets }: SetsServiceDeps) {
+export function createSetsService({ db, sets, changes }: SetsServiceDeps) {
   return {
     /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
     async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<SetPayload>> {
@@ -30,17 +33,22 @@ export function createSetsService({ db, sets }: SetsServiceDeps) {
 
     async create(actor: Actor, body: CreateNamedBody): Promise<SetPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
-      return toSetPayload(await sets.insert({ workspaceId: body.workspace_id, name: body.name }));
+      const row = await sets.insert({ workspaceId: body.workspace_id, name: body.name });
+      await changes.workspaceChanged(row.workspaceId);
+      return toSetPayload(row);
     },
 
     async rename(actor: Actor, id: number, name: string): Promise<SetPayload> {
       const row = await sets.rename(actor, id, name);
       if (!row) throw createSetNotFoundError();
+      await changes.workspaceChanged(row.workspaceId);
       return toSetPayload(row);
     },
 
     async delete(actor: Actor, id: number): Promise<void> {
-      if (!(await sets.delete(actor, id))) throw createSetNotFoundError();
+      const workspaceId = await sets.delete(actor, id);
+      if (workspaceId === undefined) throw createSetNotFoundError();
+      await changes.workspaceChanged(workspaceId);
     },
   };
 }

@@ -92,10 +92,13 @@ export function createTagsRepository(db: Executor) {
       return row;
     },
 
-    /** Whether a tag was deleted; its location links go with it (cascade). */
-    async delete(actor: Actor, id: number, tx: Executor = db): Promise<boolean> {
-      const rows = await tx.delete(tagsTable).where(reachable(actor, id)).returning({ id: tagsTable.id });
-      return rows.length > 0;
+    /** The workspace of the deleted tag, undefined when none was; its location links go with it (cascade). */
+    async delete(actor: Actor, id: number, tx: Executor = db): Promise<number | undefined> {
+      const [row] = await tx
+        .delete(tagsTable)
+        .where(reachable(actor, id))
+        .returning({ workspaceId: tagsTable.workspaceId });
+      return row?.workspaceId;
     },
   };
 }

@@ -4,6 +4,7 @@
 // answers its violation as 422 `errors.name` (src/db/unique-constraints.ts).
 import type { Database } from '../../db/client.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createTagNotFoundError } from './tags.errors.ts';
@@ -13,9 +14,11 @@ import { type TagPayload, toTagPayload } from './tags.schemas.ts';
 interface TagsServiceDeps {
   db: Database;
   tags: TagsRepository;
+  /** Told after each write: tags are in finder payloads. */
+  changes: PayloadChangeListener;
 }
 
-export function createTagsService({ db, tags }: TagsServiceDeps) {
+export function createTagsService({ db, tags, changes }: TagsServiceDeps) {
   return {
     /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
     async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<TagPayload>> {
@@ -33,6 +36,7 @@ export function createTagsService({ db, tags }: TagsServiceDeps) {
     async create(actor: Actor, body: CreateNamedBody): Promise<TagPayload> {
       await assertWorkspaceAccess(db, actor, body.workspace_id);
       const row = await tags.insert({ workspaceId: body.workspace_id, name: body.name });
+      await changes.workspaceChanged(row.workspaceId);
       return toTagPayload(row);
     },
 
@@ -40,11 +44,14 @@ export function createTagsService({ db, tags }: TagsServiceDeps) {
     async rename(actor: Actor, id: number, name: string): Promise<TagPayload> {
       const row = await tags.rename(actor, id, name);
       if (!row) throw createTagNotFoundError();
+      await changes.workspaceChanged(row.workspaceId);
       return toTagPayload(row);
     },
 
     async delete(actor: Actor, id: number): Promise<void> {
-      if (!(await tags.delete(actor, id))) throw createTagNotFoundError();
+      const workspaceId = await tags.delete(actor, id);
+      if (workspaceId === undefined) throw createTagNotFoundError();
+      await changes.workspaceChanged(workspaceId);
     },
   };
 }

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createNotFoundError } from '../../lib/errors.ts';
+import { ifNoneMatchHolds } from '../../lib/http.ts';
 import { binaryBodySchema } from '../../lib/schemas.ts';
 import { createWidgetBundle, widgetDistDir } from './widget.bundle.ts';
 
@@ -15,15 +16,6 @@ export interface WidgetRoutesOptions {
 }
 
 export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
-
-/** If-None-Match holds the current tag (weak or strong, in a list, or `*`). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
 
 export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (app, options) => {
   const bundle = createWidgetBundle(options.dir ?? widgetDistDir, options.cdnUrl);
@@ -51,7 +43,8 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
         .header('cache-control', WIDGET_CACHE_CONTROL)
         .header('cross-origin-resource-policy', 'cross-origin')
         .header('x-content-type-options', 'nosniff');
-      if (matches(request.headers['if-none-match'], widget.etag)) return reply.code(304).send(null);
+      if (ifNoneMatchHolds(request.headers['if-none-match'], [widget.etag]))
+        return reply.code(304).send(null);
       return reply.type('application/javascript; charset=utf-8').send(widget.body);
     },
   );

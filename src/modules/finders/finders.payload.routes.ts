@@ -1,0 +1,119 @@
+// /ext/finders/details/{key}: the widget payload (GET, PUBLIC, cached, compressed, ETag) and its
+// publishing to object storage (POST .../sync, GET .../info, DELETE; members of the finder's
+// workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { chooseContentCoding, ifNoneMatchHolds } from '../../lib/http.ts';
+import { requestOrigin } from '../../lib/origins.ts';
+import { bearerSecurity, binaryBodySchema } from '../../lib/schemas.ts';
+import { guardScope, memberScope } from '../../plugins/scope.ts';
+import {
+  finderKeyParamsSchema,
+  publicationInfoSchema,
+  publishResultSchema,
+} from './finders.payload.schemas.ts';
+
+/**
+ * Browsers may keep the payload but must revalidate each use (a 304 costs no body): a
+ * dashboard change shows on the next load, as it does on the server within the same request.
+ */
+export const DETAILS_CACHE_CONTROL = 'public, no-cache';
+
+export const finderDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.deps.services.finderPayload;
+
+  app.get(
+    '/:key',
+    {
+      schema: {
+        tags: ['widget'],
+        operationId: 'getFinderPayload',
+        summary: "A finder's widget payload (design settings, refinements, locations)",
+        description:
+          "PUBLIC. The payload of src/widget/types.ts, cached server-side for 60 s and invalidated by any write to what it shows. The finder's authorized_urls apply to the Origin (else Referer). Sent br or gzip by Accept-Encoding, with a strong ETag (304 on If-None-Match).",
+        security: [],
+        params: finderKeyParamsSchema,
+        response: {
+          200: {
+            description: 'The payload (JSON; Content-Encoding by Accept-Encoding)',
+            content: { 'application/json': { schema: binaryBodySchema } },
+          },
+          304: z.null().describe('Not modified: If-None-Match holds the current ETag'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const payload = await service.details(request.params.key, requestOrigin(request.headers));
+      const coding = chooseContentCoding(request.headers['accept-encoding']);
+      // One strong tag per representation (RFC 9110 §8.8.3); any of them revalidates.
+      const etags = [`"${payload.hash}"`, `"${payload.hash}-gzip"`, `"${payload.hash}-br"`];
+      const etag = coding === 'identity' ? etags[0]! : coding === 'gzip' ? etags[1]! : etags[2]!;
+      reply
+        .header('vary', 'Origin, Accept-Encoding')
+        .header('etag', etag)
+        .header('cache-control', DETAILS_CACHE_CONTROL);
+      if (ifNoneMatchHolds(request.headers['if-none-match'], etags)) return reply.code(304).send(null);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      if (coding === 'identity') return reply.send(payload.identity);
+      return reply.header('content-encoding', coding).send(coding === 'br' ? payload.br : payload.gzip);
+    },
+  );
+};
+
+export const finderPublishRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.deps.services.finderPayload;
+  guardScope(app, memberScope);
+  const tags = ['finders'];
+
+  app.post(
+    '/:key/sync',
+    {
+      schema: {
+        tags,
+        operationId: 'publishFinder',
+        summary: "Publish the finder's payload to the CDN",
+        description:
+          'Builds the payload afresh, stores it as `finders/{key}/v/{sha1}.json` (immutable), then points `finders/{key}/config.json` at it.',
+        security: bearerSecurity,
+        params: finderKeyParamsSchema,
+        response: { 200: publishResultSchema },
+      },
+    },
+    async (request) => service.publish(memberScope.actor(request), request.params.key),
+  );
+
+  app.get(
+    '/:key/info',
+    {
+      schema: {
+        tags,
+        operationId: 'getFinderPublication',
+        summary: "The finder's last publish",
+        security: bearerSecurity,
+        params: finderKeyParamsSchema,
+        response: { 200: publicationInfoSchema },
+      },
+    },
+    async (request) => service.info(memberScope.actor(request), request.params.key),
+  );
+
+  app.delete(
+    '/:key',
+    {
+      schema: {
+        tags,
+        operationId: 'unpublishFinder',
+        summary: "Remove the finder's published files",
+        description:
+          'Deletes every file under `finders/{key}/` (pointer and versions) and the publish history.',
+        security: bearerSecurity,
+        params: finderKeyParamsSchema,
+        response: { 204: z.null().describe('Unpublished') },
+      },
+    },
+    async (request, reply) => {
+      await service.unpublish(memberScope.actor(request), request.params.key);
+      return reply.code(204).send(null);
+    },
+  );
+};

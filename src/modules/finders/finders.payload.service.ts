@@ -1,0 +1,87 @@
+// The widget payload of a finder: served (GET /ext/finders/details/{key}, public, through the
+// 60 s cache and the finder's origin rules) and published to object storage (sync, info,
+// delete; members of the finder's workspace). Publishing builds afresh, never from the cache.
+import { createOriginNotAllowedError, finderAllowsOrigin } from '../../lib/origins.ts';
+import type { Storage } from '../../lib/storage/storage.ts';
+import type { Actor } from '../workspaces/workspaces.access.ts';
+import { createFinderNotFoundError } from './finders.errors.ts';
+import { type CachedPayload, type PayloadCache, sha1Hex } from './finders.payload.cache.ts';
+import type { FinderPayloadRepository } from './finders.payload.repository.ts';
+
+export const VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+export const POINTER_CACHE_CONTROL = 'public, max-age=60';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export const finderFolder = (token: string) => `finders/${token}/`;
+export const versionKey = (token: string, hash: string) => `finders/${token}/v/${hash}.json`;
+export const pointerKey = (token: string) => `finders/${token}/config.json`;
+
+interface FinderPayloadServiceDeps {
+  repository: FinderPayloadRepository;
+  cache: PayloadCache;
+  storage: Storage;
+  now?: () => Date;
+}
+
+export function createFinderPayloadService({
+  repository,
+  cache,
+  storage,
+  now = () => new Date(),
+}: FinderPayloadServiceDeps) {
+  async function accessibleFinder(actor: Actor, token: string) {
+    const finder = await repository.findAccessibleByToken(actor, token);
+    if (!finder) throw createFinderNotFoundError();
+    return finder;
+  }
+
+  return {
+    /** 404 for an unknown token, 403 for a site the finder does not list (decisions §6). */
+    async details(token: string, origin: string | undefined): Promise<CachedPayload> {
+      const payload = await cache.get(token);
+      if (!payload) throw createFinderNotFoundError();
+      if (!finderAllowsOrigin(payload.authorizedUrls, origin)) throw createOriginNotAllowedError();
+      return payload;
+    },
+
+    /**
+     * The versioned file first, the pointer after it, the history row last: a failure at any
+     * step leaves the previous pointer naming a file that exists.
+     */
+    async publish(actor: Actor, token: string): Promise<{ hash: string }> {
+      const finder = await accessibleFinder(actor, token);
+      const built = await repository.build(finder.token);
+      if (!built) throw createFinderNotFoundError();
+      const body = Buffer.from(built.json, 'utf8');
+      const hash = sha1Hex(body);
+      const objectKey = versionKey(finder.token, hash);
+      await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
+      const publishedAt = now();
+      const url = storage.publicUrl(objectKey);
+      // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
+      const pointer = JSON.stringify({ hash, published_at: publishedAt.toISOString(), url });
+      await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
+        contentType: JSON_TYPE,
+        cacheControl: POINTER_CACHE_CONTROL,
+      });
+      await repository.recordPublication({ finderId: finder.id, hash, objectKey, url, publishedAt });
+      return { hash };
+    },
+
+    /** The last publish; both null when the finder was never published (or was unpublished). */
+    async info(actor: Actor, token: string): Promise<{ hash: string | null; last_synced_at: string | null }> {
+      const finder = await accessibleFinder(actor, token);
+      const latest = await repository.latestPublication(finder.id);
+      return { hash: latest?.hash ?? null, last_synced_at: latest?.publishedAt.toISOString() ?? null };
+    },
+
+    /** Every file under `finders/{token}/`, then the history (so info says "never published"). */
+    async unpublish(actor: Actor, token: string): Promise<void> {
+      const finder = await accessibleFinder(actor, token);
+      await storage.deletePrefix(finderFolder(finder.token));
+      await repository.deletePublications(finder.id);
+    },
+  };
+}
+
+export type FinderPayloadService = ReturnType<typeof createFinderPayloadService>;

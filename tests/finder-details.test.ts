@@ -1,0 +1,240 @@
+// GET /api/ext/finders/details/{key}: the widget payload (src/widget/types.ts) through HTTP:
+// its content (own + backing map + the map's sets' locations, each once, with tags, sets and
+// custom values), the origin rules of decisions §6, CORS, 404/422, and a build whose number of
+// queries does not grow with the number of locations.
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../src/db/schema.ts';
+import { createFinderPayloadRepository } from '../src/modules/finders/finders.payload.repository.ts';
+import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import { locationSetsTable } from '../src/modules/sets/sets.table.ts';
+import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
+import type { FinderPayload } from '../src/widget/types.ts';
+import { createPayloadScene, type PayloadScene, setOwnLocations } from './factories/finder-payloads.ts';
+import { createWidgetFinder } from './factories/widget-finders.ts';
+import { createCast } from './factories/workspaces.ts';
+import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
+
+let ctx: TestContext;
+let cast: Awaited<ReturnType<typeof createCast>>;
+let scene: PayloadScene;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  cast = await createCast(ctx.deps);
+  scene = await createPayloadScene(ctx.deps, call, cast.ownerToken, cast.workspaceId);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const call = createCaller(() => ctx);
+const details = (token: string, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'GET', url: `/api/ext/finders/details/${token}`, headers });
+
+describe('the payload', () => {
+  it('lists own, map and set locations once each, with tags, sets and custom values', async () => {
+    const res = await details(scene.finder.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const payload = res.json() as FinderPayload;
+    const { own, both, viaSet, onMap } = scene.locations;
+    // Own locations first in their order, then the others by id.
+    expect(payload.locations.map((l) => l.id)).toEqual([own, both, viaSet, onMap]);
+    expect(payload).toMatchObject({
+      id: scene.finder.id,
+      name: 'Store finder',
+      token: scene.finder.token,
+      settings: [{ key: 'units', value: 'mi' }],
+      advanced_refinements: [],
+      custom_fields: [
+        { name: 'seats', label: 'Seats', type: 'number', options: null },
+        { name: 'services', label: 'Services', type: 'multiselect', options: ['repair', 'rental'] },
+      ],
+    });
+    // Tags and sets the listed locations carry; the outside location's tag is not offered.
+    expect(payload.tags.map((t) => t.slug)).toEqual(['drive-thru', 'free-wi-fi', 'parking']);
+    expect(payload.tags[0]).toEqual({ id: expect.any(Number), name: 'Drive-thru', slug: 'drive-thru' });
+    expect(payload.sets).toEqual([
+      { id: scene.setId, name: 'Flagship' },
+      { id: scene.otherSetId, name: 'Outlet' },
+    ]);
+    const first = payload.locations[0]!;
+    expect(first).toEqual({
+      id: own,
+      title: 'Own',
+      description: null,
+      address: 'Own street 1',
+      city: 'Berlin',
+      state: null,
+      country: null,
+      zip: null,
+      lat: 52.5,
+      lng: 13.4,
+      phone: null,
+      email: null,
+      website: null,
+      image_url: null,
+      tags: ['drive-thru', 'free-wi-fi'],
+      sets: [scene.otherSetId],
+      custom_fields: { seats: 12, services: ['repair'] },
+    });
+    const third = payload.locations[2]!;
+    expect(third.sets).toEqual([scene.setId, scene.otherSetId].sort((a, b) => a - b));
+    expect(third.tags).toEqual([]);
+    expect(third.custom_fields).toEqual({ seats: 4 });
+  });
+
+  it('is canonical: keys in alphabetical order, the ETag the SHA-1 of the bytes', async () => {
+    const res = await details(scene.finder.token);
+    const body = res.body;
+    const keys = Object.keys(JSON.parse(body) as object);
+    expect(keys).toEqual([...keys].sort());
+    const location = (JSON.parse(body) as FinderPayload).locations[0]!;
+    expect(Object.keys(location)).toEqual(Object.keys(location).sort());
+    const { createHash } = await import('node:crypto');
+    expect(res.headers.etag).toBe(`"${createHash('sha1').update(res.rawPayload).digest('hex')}"`);
+  });
+
+  it('is an empty list of locations for a finder with nothing', async () => {
+    const bare = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const res = await details(bare.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ locations: [], tags: [], sets: [], settings: [] });
+  });
+
+  it('answers 404 for an unknown token and for one that cannot be a token (a bad path parameter)', async () => {
+    const missing = await details('A'.repeat(43));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Finder not found.', code: 'not_found' });
+    const bad = await details('not*a*token');
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json()).toEqual({ message: 'Not found.', code: 'not_found' });
+  });
+});
+
+describe('origin rules (decisions §6)', () => {
+  const rules = ['https://shop.example', 'partner.example', '*.brand.example', 'localhost:8080'];
+  let token: string;
+  beforeAll(async () => {
+    token = (await createWidgetFinder(ctx.deps, cast.workspaceId, { authorizedUrls: rules })).token;
+  });
+
+  it.each([
+    ['an exact origin', { origin: 'https://shop.example' }, 200],
+    ['the same origin on another scheme', { origin: 'http://shop.example' }, 403],
+    ['a bare host on https', { origin: 'https://partner.example' }, 200],
+    ['a bare host on http', { origin: 'http://partner.example' }, 200],
+    ['a bare host with a port it does not name', { origin: 'https://partner.example:8443' }, 200],
+    ['a subdomain', { origin: 'https://eu.brand.example' }, 200],
+    ['a subdomain at depth', { origin: 'https://a.b.brand.example' }, 200],
+    ['the bare domain of a *. rule', { origin: 'https://brand.example' }, 403],
+    ['a look-alike domain', { origin: 'https://evilbrand.example' }, 403],
+    ['a host with the port named', { origin: 'http://localhost:8080' }, 200],
+    ['a host on another port', { origin: 'http://localhost:3000' }, 403],
+    ['Referer when Origin is missing', { referer: 'https://shop.example/stores?x=1' }, 200],
+    ['an unlisted Referer', { referer: 'https://other.example/page' }, 403],
+    ['Origin before Referer', { origin: 'https://other.example', referer: 'https://shop.example/' }, 403],
+    ['neither header', {}, 403],
+    ['Origin null', { origin: 'null' }, 403],
+  ])('%s', async (_name, headers, status) => {
+    const res = await details(token, headers as Record<string, string>);
+    expect(res.statusCode).toBe(status);
+    if (status === 403) {
+      expect(res.json()).toEqual({
+        message: 'This website is not allowed to use this finder.',
+        code: 'forbidden',
+      });
+    }
+  });
+
+  it('an empty list allows every origin, and no origin at all', async () => {
+    expect((await details(scene.finder.token, { origin: 'https://anywhere.example' })).statusCode).toBe(200);
+    expect((await details(scene.finder.token)).statusCode).toBe(200);
+  });
+
+  it('answers CORS for the calling origin, on the 403 too, and the preflight', async () => {
+    const ok = await details(token, { origin: 'https://shop.example' });
+    expect(ok.headers['access-control-allow-origin']).toBe('https://shop.example');
+    expect(ok.headers['access-control-expose-headers']).toContain('ETag');
+    const refused = await details(token, { origin: 'https://other.example' });
+    expect(refused.headers['access-control-allow-origin']).toBe('https://other.example');
+    const preflight = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: `/api/ext/finders/details/${token}`,
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toContain('If-None-Match');
+  });
+});
+
+describe('queries', () => {
+  async function seed(count: number) {
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const [tag] = await ctx.deps.db
+      .insert(tagsTable)
+      .values({ workspaceId: cast.workspaceId, name: `Bulk ${count}`, slug: `bulk-${count}` })
+      .returning();
+    const rows = await ctx.deps.db
+      .insert(locationsTable)
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          workspaceId: cast.workspaceId,
+          title: `Bulk ${i}`,
+          customValues: { seats: i },
+        })),
+      )
+      .returning({ id: locationsTable.id });
+    await ctx.deps.db
+      .insert(locationTagsTable)
+      .values(rows.map((row) => ({ locationId: row.id, tagId: tag!.id })));
+    await ctx.deps.db
+      .insert(locationSetsTable)
+      .values(rows.map((row) => ({ locationId: row.id, setId: scene.setId })));
+    await setOwnLocations(
+      ctx.deps,
+      finder.id,
+      rows.map((row) => row.id),
+    );
+    return finder;
+  }
+
+  it('builds 10 and 500 locations in the same number of statements', async () => {
+    const small = await seed(10);
+    const large = await seed(500);
+    let queries = 0;
+    const client = postgres(ctx.database.url, { max: 1, onnotice: () => {} });
+    const db = drizzle(client, {
+      schema,
+      casing: 'snake_case',
+      logger: {
+        logQuery: () => {
+          queries += 1;
+        },
+      },
+    });
+    try {
+      const repository = createFinderPayloadRepository(db);
+      const counted = async (token: string) => {
+        queries = 0;
+        await repository.dependencies(token);
+        const built = await repository.build(token);
+        return { queries, locations: (JSON.parse(built!.json) as FinderPayload).locations.length };
+      };
+      const a = await counted(small.token);
+      const b = await counted(large.token);
+      expect(a.locations).toBe(10);
+      expect(b.locations).toBe(500);
+      expect(b.queries).toBe(a.queries);
+      expect(a.queries).toBe(2);
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -1,0 +1,281 @@
+// Publishing a finder's payload (POST /ext/finders/details/{key}/sync, GET .../info, DELETE):
+// files read back through /cdn (local driver) and from the S3 test server, with the SHA-1 of
+// their bytes; a pointer upload that fails leaves the previous pointer and its file intact;
+// delete removes every file; built afresh, never from the cache; other users' finders and bad
+// inputs answer like a missing finder.
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createDeps, type Deps } from '../src/deps.ts';
+import type { Storage } from '../src/lib/storage/storage.ts';
+import { createPayloadCache } from '../src/modules/finders/finders.payload.cache.ts';
+import { createFinderPayloadRepository } from '../src/modules/finders/finders.payload.repository.ts';
+import { createFinderPayloadService } from '../src/modules/finders/finders.payload.service.ts';
+import { finderPublicationsTable } from '../src/modules/finders/finders.table.ts';
+import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import { createPayloadScene, type PayloadScene } from './factories/finder-payloads.ts';
+import { createWidgetFinder, setFinderSettings } from './factories/widget-finders.ts';
+import { createCast } from './factories/workspaces.ts';
+import { type FakeS3, startFakeS3 } from './fakes/s3.ts';
+import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
+
+const sha1 = (bytes: Buffer | string) => createHash('sha1').update(bytes).digest('hex');
+
+describe('with the local driver', () => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof createCast>>;
+  let scene: PayloadScene;
+  const call = createCaller(() => ctx);
+  const cdn = (key: string) => ctx.app.inject({ method: 'GET', url: `/cdn/${key}` });
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    cast = await createCast(ctx.deps);
+    scene = await createPayloadScene(ctx.deps, call, cast.ownerToken, cast.workspaceId);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('says never published before the first publish', async () => {
+    const res = await call('GET', `/ext/finders/details/${scene.finder.token}/info`, cast.memberToken);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ hash: null, last_synced_at: null });
+  });
+
+  it('publishes the versioned file, then the pointer, both served by /cdn with their headers', async () => {
+    const token = scene.finder.token;
+    const res = await call('POST', `/ext/finders/details/${token}/sync`, cast.memberToken);
+    expect(res.statusCode, res.body).toBe(200);
+    const { hash } = res.json() as { hash: string };
+    expect(hash).toMatch(/^[0-9a-f]{40}$/);
+
+    const version = await cdn(`finders/${token}/v/${hash}.json`);
+    expect(version.statusCode).toBe(200);
+    expect(version.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(version.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(sha1(version.rawPayload)).toBe(hash);
+    // The same bytes as the details route.
+    const details = await ctx.app.inject({ method: 'GET', url: `/api/ext/finders/details/${token}` });
+    expect(details.rawPayload.equals(version.rawPayload)).toBe(true);
+
+    const pointer = await cdn(`finders/${token}/config.json`);
+    expect(pointer.statusCode).toBe(200);
+    expect(pointer.headers['cache-control']).toBe('public, max-age=60');
+    const body = pointer.json() as { hash: string; url: string; published_at: string };
+    expect(body).toEqual({
+      hash,
+      url: `${ctx.config.storage.cdnUrl}/finders/${token}/v/${hash}.json`,
+      published_at: expect.any(String),
+    });
+
+    const info = await call('GET', `/ext/finders/details/${token}/info`, cast.ownerToken);
+    expect(info.json()).toEqual({ hash, last_synced_at: body.published_at });
+  });
+
+  it('builds afresh, never from the cache', async () => {
+    const token = scene.finder.token;
+    await ctx.app.inject({ method: 'GET', url: `/api/ext/finders/details/${token}` });
+    // Behind the cache's back: the cache still answers the old payload...
+    await ctx.deps.db
+      .update(locationsTable)
+      .set({ title: 'Fresh title' })
+      .where(eq(locationsTable.id, scene.locations.own));
+    const cached = await ctx.app.inject({ method: 'GET', url: `/api/ext/finders/details/${token}` });
+    expect(cached.body).not.toContain('Fresh title');
+    // ...the publish does not.
+    const { hash } = (await call('POST', `/ext/finders/details/${token}/sync`, cast.ownerToken)).json() as {
+      hash: string;
+    };
+    const version = await cdn(`finders/${token}/v/${hash}.json`);
+    expect(version.body).toContain('Fresh title');
+    expect((await cdn(`finders/${token}/config.json`)).json()).toMatchObject({ hash });
+  });
+
+  it('unpublishes: every file under finders/{token}/ and the history go', async () => {
+    const token = scene.finder.token;
+    const { hash } = (await call('POST', `/ext/finders/details/${token}/sync`, cast.ownerToken)).json() as {
+      hash: string;
+    };
+    const res = await call('DELETE', `/ext/finders/details/${token}`, cast.ownerToken);
+    expect(res.statusCode).toBe(204);
+    expect((await cdn(`finders/${token}/config.json`)).statusCode).toBe(404);
+    expect((await cdn(`finders/${token}/v/${hash}.json`)).statusCode).toBe(404);
+    expect(await ctx.deps.storage.get(`finders/${token}/v/${hash}.json`)).toBeUndefined();
+    const rows = await ctx.deps.db
+      .select()
+      .from(finderPublicationsTable)
+      .where(eq(finderPublicationsTable.finderId, scene.finder.id));
+    expect(rows).toEqual([]);
+    expect((await call('GET', `/ext/finders/details/${token}/info`, cast.ownerToken)).json()).toEqual({
+      hash: null,
+      last_synced_at: null,
+    });
+    // Deleting what is not published is no error; the payload route still answers.
+    expect((await call('DELETE', `/ext/finders/details/${token}`, cast.ownerToken)).statusCode).toBe(204);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: `/api/ext/finders/details/${token}` })).statusCode,
+    ).toBe(200);
+  });
+
+  it("answers 404 for another user's finder, an unknown token and a malformed one; 401 without a token", async () => {
+    const token = scene.finder.token;
+    const routes = [
+      ['POST', `/ext/finders/details/${token}/sync`],
+      ['GET', `/ext/finders/details/${token}/info`],
+      ['DELETE', `/ext/finders/details/${token}`],
+    ] as const;
+    for (const [method, url] of routes) {
+      const stranger = await call(method, url, cast.strangerToken);
+      expect(stranger.statusCode, `${method} ${url}`).toBe(404);
+      expect(stranger.json()).toEqual({ message: 'Finder not found.', code: 'not_found' });
+      const anonymous = await call(method, url);
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 'unauthenticated' });
+      const unknown = await call(method, url.replace(token, 'B'.repeat(43)), cast.ownerToken);
+      expect(unknown.statusCode).toBe(404);
+      const malformed = await call(method, url.replace(token, 'x%20y'), cast.ownerToken);
+      expect(malformed.statusCode).toBe(404);
+      expect(malformed.json()).toMatchObject({ code: 'not_found' });
+    }
+    // Nothing was published by any of them.
+    const rows = await ctx.deps.db
+      .select()
+      .from(finderPublicationsTable)
+      .where(eq(finderPublicationsTable.finderId, scene.finder.id));
+    expect(rows).toEqual([]);
+    expect((await cdn(`finders/${token}/config.json`)).statusCode).toBe(404);
+  });
+
+  it('an admin may not publish a finder of a workspace they are not in (member routes only)', async () => {
+    const res = await call('POST', `/ext/finders/details/${scene.finder.token}/sync`, cast.adminToken);
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('a pointer upload that fails', () => {
+  let ctx: TestContext;
+  let app: FastifyInstance;
+  let deps: Deps;
+  let failPointer = false;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    deps = await createDeps(ctx.config, { databaseUrl: ctx.database.url, role: 'api' });
+    // The storage fails on the pointer while `failPointer` is set, after the payload was stored.
+    const storage: Storage = {
+      ...deps.storage,
+      driver: deps.storage.driver,
+      async put(key, body, options) {
+        if (failPointer && key.endsWith('/config.json')) throw new Error('storage unavailable');
+        return deps.storage.put(key, body, options);
+      },
+    };
+    const repository = createFinderPayloadRepository(deps.db);
+    const cache = createPayloadCache({
+      load: (token) => repository.build(token),
+      dependencies: (token) => repository.dependencies(token),
+    });
+    deps.services.finderPayload = createFinderPayloadService({ repository, cache, storage });
+    app = await buildApp(deps);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await deps?.close();
+    await ctx?.close();
+  });
+
+  it('leaves the previous pointer, its file and the history as they were', async () => {
+    const cast = await createCast(deps);
+    const finder = await createWidgetFinder(deps, cast.workspaceId);
+    const publish = () =>
+      app.inject({
+        method: 'POST',
+        url: `/api/ext/finders/details/${finder.token}/sync`,
+        headers: { authorization: `Bearer ${cast.ownerToken}` },
+      });
+    const first = await publish();
+    expect(first.statusCode).toBe(200);
+    const { hash } = first.json() as { hash: string };
+
+    await setFinderSettings(deps, finder.id, [{ key: 'units', value: 'mi' }]);
+    failPointer = true;
+    const failed = await publish();
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toEqual({ message: 'Server error.', code: 'internal_error' });
+    failPointer = false;
+
+    const pointer = await app.inject({ method: 'GET', url: `/cdn/finders/${finder.token}/config.json` });
+    expect(pointer.json()).toMatchObject({ hash });
+    const version = await app.inject({ method: 'GET', url: `/cdn/finders/${finder.token}/v/${hash}.json` });
+    expect(version.statusCode).toBe(200);
+    expect(sha1(version.rawPayload)).toBe(hash);
+    const info = await app.inject({
+      method: 'GET',
+      url: `/api/ext/finders/details/${finder.token}/info`,
+      headers: { authorization: `Bearer ${cast.ownerToken}` },
+    });
+    expect(info.json()).toMatchObject({ hash });
+
+    // The next publish that works moves the pointer.
+    const retried = await publish();
+    expect(retried.statusCode).toBe(200);
+    expect((retried.json() as { hash: string }).hash).not.toBe(hash);
+  });
+});
+
+describe('with the s3 driver', () => {
+  let fake: FakeS3;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    fake = await startFakeS3();
+    ctx = await createTestContext({ env: fake.env });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await fake?.close();
+  });
+
+  it('publishes to the bucket and deletes every file of the finder', async () => {
+    expect(ctx.deps.storage.driver).toBe('s3');
+    const cast = await createCast(ctx.deps);
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const other = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const call = createCaller(() => ctx);
+    const hashes: string[] = [];
+    for (const units of ['km', 'mi']) {
+      await setFinderSettings(ctx.deps, finder.id, [{ key: 'units', value: units }]);
+      const res = await call('POST', `/ext/finders/details/${finder.token}/sync`, cast.ownerToken);
+      expect(res.statusCode, res.body).toBe(200);
+      hashes.push((res.json() as { hash: string }).hash);
+    }
+    const otherHash = (
+      (await call('POST', `/ext/finders/details/${other.token}/sync`, cast.ownerToken)).json() as {
+        hash: string;
+      }
+    ).hash;
+    for (const hash of hashes) {
+      const object = await ctx.deps.storage.get(`finders/${finder.token}/v/${hash}.json`);
+      expect(object?.cacheControl).toBe('public, max-age=31536000, immutable');
+      expect(sha1(object!.body)).toBe(hash);
+    }
+    const pointer = await ctx.deps.storage.get(`finders/${finder.token}/config.json`);
+    expect(pointer?.cacheControl).toBe('public, max-age=60');
+    expect(JSON.parse(pointer!.body.toString())).toMatchObject({ hash: hashes[1] });
+
+    expect((await call('DELETE', `/ext/finders/details/${finder.token}`, cast.ownerToken)).statusCode).toBe(
+      204,
+    );
+    for (const key of [
+      `finders/${finder.token}/config.json`,
+      ...hashes.map((h) => `finders/${finder.token}/v/${h}.json`),
+    ]) {
+      expect(await ctx.deps.storage.get(key)).toBeUndefined();
+    }
+    // Another finder's files stay.
+    expect(await ctx.deps.storage.get(`finders/${other.token}/v/${otherHash}.json`)).toBeDefined();
+  });
+});
