@@ -69,7 +69,7 @@ describe('npm run demo', () => {
   });
 
   it('answers 404 for an unknown or malformed token, and escapes nothing into the page', async () => {
-    for (const token of ['x'.repeat(43), '%3Cscript%3E', 'a'.repeat(300)]) {
+    for (const token of ['x'.repeat(43), '%3Cscript%3E', 'short']) {
       const response = await ctx.app.inject({ method: 'GET', url: `/demo/${token}` });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'No finder has this token.', code: 'not_found' });

@@ -8,7 +8,7 @@ export const newFinderToken = () => randomBytes(32).toString('base64url');
 
 const TAGS = [
   { id: 1, name: 'Drive-thru', slug: 'drive-thru' },
-  { id: 2, name: 'Free Wi-Fi', slug: 'wifi' },
+  { id: 2, name: 'Free Wi-Fi', slug: 'free-wi-fi' },
   { id: 3, name: 'Open late', slug: 'open-late' },
   { id: 4, name: 'Parking', slug: 'parking' },
 ];
@@ -59,7 +59,7 @@ const ROWS: Row[] = [
     'Berlin',
     52.517,
     13.3889,
-    ['drive-thru', 'wifi'],
+    ['drive-thru', 'free-wi-fi'],
     [1],
     {
       opening_hours: 'Mon–Fri 8:00–20:00\nSat 9:00–18:00',
@@ -76,7 +76,7 @@ const ROWS: Row[] = [
     'Berlin',
     52.5219,
     13.4132,
-    ['wifi', 'open-late'],
+    ['free-wi-fi', 'open-late'],
     [1, 2],
     { opening_hours: 'Daily 7:00–23:00', seats: 80, services: ['delivery'], step_free: false },
   ],
@@ -109,7 +109,7 @@ const ROWS: Row[] = [
     'Hamburg',
     53.553,
     9.9925,
-    ['wifi'],
+    ['free-wi-fi'],
     [1],
     {
       opening_hours: 'Mon–Sat 9:00–20:00',
@@ -126,7 +126,7 @@ const ROWS: Row[] = [
     'München',
     48.1374,
     11.5755,
-    ['wifi', 'drive-thru'],
+    ['free-wi-fi', 'drive-thru'],
     [1],
     { seats: 90, services: ['rental'], step_free: true },
   ],
@@ -148,7 +148,7 @@ const ROWS: Row[] = [
     'Köln',
     50.9413,
     6.9583,
-    ['wifi'],
+    ['free-wi-fi'],
     [3],
     { services: ['repair'] },
   ],
@@ -164,7 +164,17 @@ const ROWS: Row[] = [
     { seats: 60 },
   ],
   ['Leipzig Markt', 'Markt 1', '04109', 'Leipzig', 51.3406, 12.3747, ['parking'], [3], { step_free: true }],
-  ['Dresden Altmarkt', 'Altmarkt 12', '01067', 'Dresden', 51.0493, 13.7381, ['wifi', 'open-late'], [1], {}],
+  [
+    'Dresden Altmarkt',
+    'Altmarkt 12',
+    '01067',
+    'Dresden',
+    51.0493,
+    13.7381,
+    ['free-wi-fi', 'open-late'],
+    [1],
+    {},
+  ],
 ];
 
 export interface PayloadOptions {

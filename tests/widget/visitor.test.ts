@@ -377,8 +377,8 @@ describe('deep links', () => {
     await page.getByRole('heading', { name: 'Berlin Alexanderplatz' }).waitFor();
     const hash = (await page.evaluate('location.hash')) as string;
     expect(hash).toBe(
-      `#top&${deepLinkKey(finder.token)}=loc:102;q:Berlin%20Hauptbahnhof%2C%20Berlin%2C%20Germany;` +
-        'lat:52.52510;lng:13.36940;t:wifi',
+      `#top&${deepLinkKey(finder.token)}=loc:${stage.backend.serviceLocationId(finder.token, 102)};q:Berlin%20Hauptbahnhof%2C%20Berlin%2C%20Germany;` +
+        'lat:52.52510;lng:13.36940;t:free-wi-fi',
     );
 
     const expectRestored = async (restored: Page) => {

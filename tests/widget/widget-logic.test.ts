@@ -23,7 +23,7 @@ const store = (overrides: Partial<FinderLocation> = {}): FinderLocation => ({
   city: 'Berlin',
   state: null,
   country: 'DE',
-  tags: ['drive-thru', 'wifi'],
+  tags: ['drive-thru', 'free-wi-fi'],
   sets: [3],
   custom_fields: { services: ['repair', 'rental'], seats: 40, note: 'Open Late on Fridays', empty: '' },
   ...overrides,
@@ -31,11 +31,15 @@ const store = (overrides: Partial<FinderLocation> = {}): FinderLocation => ({
 
 describe('refinement conditions', () => {
   const cases: [string, Condition, boolean][] = [
-    ['tag eq holds for a slug the location has', { field: 'tag', op: 'eq', value: 'wifi' }, true],
+    ['tag eq holds for a slug the location has', { field: 'tag', op: 'eq', value: 'free-wi-fi' }, true],
     ['tag eq fails for a slug it lacks', { field: 'tag', op: 'eq', value: 'parking' }, false],
     ['tag neq holds for a slug it lacks', { field: 'tag', op: 'neq', value: 'parking' }, true],
-    ['tag neq fails for a slug it has', { field: 'tag', op: 'neq', value: 'wifi' }, false],
-    ['tag in holds when one slug matches', { field: 'tag', op: 'in', value: ['parking', 'wifi'] }, true],
+    ['tag neq fails for a slug it has', { field: 'tag', op: 'neq', value: 'free-wi-fi' }, false],
+    [
+      'tag in holds when one slug matches',
+      { field: 'tag', op: 'in', value: ['parking', 'free-wi-fi'] },
+      true,
+    ],
     ['tag in fails when none matches', { field: 'tag', op: 'in', value: ['parking', 'atm'] }, false],
     ['set eq compares ids, "3" equals 3', { field: 'set', op: 'eq', value: '3' }, true],
     ['set in', { field: 'set', op: 'in', value: [1, 2] }, false],
@@ -69,7 +73,7 @@ describe('refinement conditions', () => {
 
   it('a refinement needs all its conditions (match all) or one (match any)', () => {
     const conditions: Condition[] = [
-      { field: 'tag', op: 'eq', value: 'wifi' },
+      { field: 'tag', op: 'eq', value: 'free-wi-fi' },
       { field: 'city', op: 'eq', value: 'Hamburg' },
     ];
     expect(matchesRefinement(store(), { name: 'all', match: 'all', conditions })).toBe(false);
@@ -87,14 +91,14 @@ describe('the location filter', () => {
 
   it('tags combine with OR in "any" mode and with AND in "all" mode', () => {
     const selection = emptySelection();
-    selection.tags.add('wifi').add('open-late');
+    selection.tags.add('free-wi-fi').add('open-late');
     const any = createLocationFilter(payload.locations, payload.advanced_refinements, 'any');
     const all = createLocationFilter(payload.locations, payload.advanced_refinements, 'all');
     expect(ids(any.apply(selection, order))).toEqual(
-      idsWith((l) => l.tags.includes('wifi') || l.tags.includes('open-late')),
+      idsWith((l) => l.tags.includes('free-wi-fi') || l.tags.includes('open-late')),
     );
     expect(ids(all.apply(selection, order))).toEqual(
-      idsWith((l) => l.tags.includes('wifi') && l.tags.includes('open-late')),
+      idsWith((l) => l.tags.includes('free-wi-fi') && l.tags.includes('open-late')),
     );
     expect(all.apply(selection, order).length).toBeGreaterThan(0);
     expect(all.apply(selection, order).length).toBeLessThan(any.apply(selection, order).length);
@@ -158,7 +162,7 @@ describe('deep links', () => {
       query: 'Berlin Hauptbahnhof, Berlin; Germany',
       lat: 52.52512,
       lng: 13.36941,
-      tags: ['drive-thru', 'wifi'],
+      tags: ['drive-thru', 'free-wi-fi'],
       sets: [3],
       refinements: [0, 2],
     };

@@ -57,6 +57,8 @@ export interface ServiceBackend {
   analyticsEvents(): Promise<StoredAnalytics[]>;
   /** How POST /api/analytics requests came (Content-Type, Sec-Fetch-Mode) and were answered. */
   analyticsRequests(): AnalyticsRequest[];
+  /** The service's id of a finder's location, by the payload's id. */
+  serviceLocationId(finderToken: string, payloadId: number): number;
   /** Makes the place search provider fail (the service then answers 502) until set back. */
   failPlaceSearch(failing: boolean): void;
   close(): Promise<void>;
@@ -160,19 +162,20 @@ export async function startServiceBackend(options: {
   });
   await app.listen({ port, host: '127.0.0.1' });
 
-  const owner = await injectApi(app)<{ token: string }>('POST', '/register', {
-    name: 'Widget Stage',
-    email: `stage-${port}@example.test`,
-    password: 'correct horse battery',
-    password_confirmation: 'correct horse battery',
-  });
-  const api = injectApi(app, owner.token);
-  const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
-  if (!workspace) throw new Error('the registered account has no workspace');
-
   // The service's location ids of each finder back to the payload's.
   const payloadIds = new Map<number, Map<number, number>>();
-  for (const finder of options.finders) {
+  const serviceIds = new Map<string, Map<number, number>>();
+  for (const [index, finder] of options.finders.entries()) {
+    // An account (and so a workspace) per finder: their custom fields and sets share names.
+    const owner = await injectApi(app)<{ token: string }>('POST', '/register', {
+      name: `Widget Stage ${index + 1}`,
+      email: `stage-${port}-${index + 1}@example.test`,
+      password: 'correct horse battery',
+      password_confirmation: 'correct horse battery',
+    });
+    const api = injectApi(app, owner.token);
+    const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
+    if (!workspace) throw new Error('the registered account has no workspace');
     const seeded = await seedFinder(api, workspace.id, finder.payload, {
       authorizedUrls: finder.authorizedOrigins ?? [],
       app,
@@ -180,6 +183,7 @@ export async function startServiceBackend(options: {
       images: async (url) => Buffer.from(await (await fetch(url)).arrayBuffer()),
     });
     finder.payload.token = seeded.token;
+    serviceIds.set(seeded.token, seeded.locationIds);
     payloadIds.set(seeded.id, new Map([...seeded.locationIds].map(([mine, theirs]) => [theirs, mine])));
     if (finder.published) await publishFinder(api, seeded.token);
   }
@@ -209,6 +213,11 @@ export async function startServiceBackend(options: {
       }));
     },
     analyticsRequests: () => [...requests],
+    serviceLocationId(finderToken, payloadId) {
+      const id = serviceIds.get(finderToken)?.get(payloadId);
+      if (id === undefined) throw new Error(`no location ${payloadId} in finder ${finderToken}`);
+      return id;
+    },
     failPlaceSearch: photon.fail,
     async close() {
       await app.close();
