@@ -1,17 +1,23 @@
 // npm run bench:widget-ui: the widget with 10,000 locations in headless Chromium (the system's
 // /usr/bin/chromium through playwright-core). Prints the time from the script's request to the
 // first rendered list, the time of a filter change and of a new search position, and the
-// widget's bytes, raw and gzip, with and without the map library. The service side is the
-// fake backend of the browser tests (tests/fakes/widget-backend.ts), serving the published file.
-// BENCH_LOCATIONS changes the size, BENCH_RUNS the number of page loads (median printed).
-import { mkdtempSync, rmSync } from 'node:fs';
+// widget's bytes, raw and gzip, with and without the map library. The service side is the real
+// service of the browser tests (tests/widget/helpers/service-backend.ts): the finder's
+// locations written through its routes, published to its /cdn, the page on another origin.
+// Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
+// embedded PostgreSQL. BENCH_LOCATIONS changes the size, BENCH_RUNS the number of page loads
+// (median printed).
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import postgres from 'postgres';
+import { startCluster } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
 import { LIST_RENDERED_MARK, MAP_RENDERED_MARK, READY_EVENT } from '../src/widget/marks.ts';
-import { startWidgetBackend } from '../tests/fakes/widget-backend.ts';
-import { generateFinderPayload } from '../tests/fakes/widget-payload.ts';
+import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage } from '../tests/widget/helpers/browser.ts';
+import { type StageDatabase, startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
 import { buildWidget, measureWidget } from './build-widget.ts';
 
@@ -84,6 +90,34 @@ function customerPage(scriptUrl: string, token: string): string {
 <script src="${scriptUrl}" data-finder="${token}" async></script></body></html>`;
 }
 
+/** A migrated throwaway database: on DATABASE_URL's server, else on an embedded PostgreSQL. */
+async function throwawayDatabase(work: string): Promise<StageDatabase> {
+  let serverUrl: string;
+  let stopCluster: (() => Promise<void>) | undefined;
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = '';
+    serverUrl = url.toString().replace(/\/$/, '');
+  } else {
+    chmodSync(work, 0o755);
+    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
+    serverUrl = cluster.serverUrl;
+    stopCluster = cluster.stop;
+  }
+  const name = `lf_bench_widget_ui_${process.pid}`;
+  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await runMigrations(`${serverUrl}/${name}`);
+  return {
+    url: `${serverUrl}/${name}`,
+    async drop() {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+      await stopCluster?.();
+    },
+  };
+}
+
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-'));
   await buildWidget(dir);
@@ -93,7 +127,20 @@ async function main() {
   const payload = generateFinderPayload(LOCATIONS, {
     settings: { tile_url: tiles.urlTemplate, tile_attribution: 'Local tiles' },
   });
-  const backend = await startWidgetBackend({ widgetDir: dir, finders: [{ payload, published: true }] });
+  const seedStart = performance.now();
+  const backend = await startServiceBackend({
+    widgetDir: dir,
+    dataDir: path.join(dir, 'data'),
+    database: await throwawayDatabase(dir),
+    finders: [{ payload, published: true }],
+    places: PLACES,
+    seedConcurrency: 8,
+  });
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  const pointer = (await (await fetch(`${backend.cdnUrl}/finders/${payload.token}/config.json`)).json()) as {
+    url: string;
+  };
+  const publishedBytes = (await (await fetch(pointer.url)).arrayBuffer()).byteLength;
   const url = site.page('/', customerPage(backend.scriptUrl, payload.token));
   const browser = await launchChromium();
 
@@ -126,7 +173,8 @@ async function main() {
       `widget UI benchmark: ${LOCATIONS.toLocaleString('en')} locations, ${browser.version()} headless, ${RUNS} page loads`,
     );
     console.log(
-      `  payload: ${(Buffer.byteLength(JSON.stringify(payload)) / 1024 / 1024).toFixed(2)} MB of JSON, ` +
+      `  seeded through the service's routes and published in ${seedSeconds.toFixed(1)} s; ` +
+        `published payload: ${(publishedBytes / 1024 / 1024).toFixed(2)} MB of JSON, ` +
         `fetched in ${ms(load('payloadFetch'))}; ${load('rows')} list rows in the DOM`,
     );
     console.log(

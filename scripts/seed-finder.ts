@@ -9,6 +9,7 @@
 // one to the other.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { mapWithConcurrency } from '../src/lib/concurrency.ts';
 import type { FinderPayload } from '../src/widget/types.ts';
 
 export interface ApiAnswer {
@@ -93,6 +94,8 @@ export interface SeedOptions {
   /** The app itself, needed for image uploads (multipart) and with `token`. */
   app?: FastifyInstance;
   token?: string;
+  /** Locations created at once (default 1: in the payload's order, ids ascending). */
+  concurrency?: number;
 }
 
 export interface SeededFinder {
@@ -132,7 +135,7 @@ export async function seedFinder(
 
   const tagNames = new Map(content.tags.map((tag) => [tag.slug, tag.name]));
   const locationIds = new Map<number, number>();
-  for (const location of content.locations) {
+  await mapWithConcurrency(content.locations, options.concurrency ?? 1, async (location) => {
     const { id, tags, sets, custom_fields, image_url, ...fields } = location;
     const created = await api<{ id: number }>('POST', '/locations', {
       ...fields,
@@ -145,7 +148,7 @@ export async function seedFinder(
     if (image_url && options.images && options.app && options.token) {
       await uploadImage(options.app, options.token, created.id, await options.images(image_url));
     }
-  }
+  });
 
   const finder = await api<{ id: number; token: string }>('POST', '/finders', {
     workspace_id: workspaceId,

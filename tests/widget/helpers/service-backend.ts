@@ -14,13 +14,12 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { injectApi, publishFinder, seedFinder } from '../../../scripts/seed-finder.ts';
 import { buildApp } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { createDeps, type Deps } from '../../../src/deps.ts';
 import { analyticsEventsTable } from '../../../src/modules/analytics/analytics.table.ts';
 import { findersTable } from '../../../src/modules/finders/finders.table.ts';
 import type { FinderPayload } from '../../../src/widget/types.ts';
-import { testConfig } from '../../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { tempDir } from '../../helpers/temp.ts';
+import { TEST_APP_KEY, TEST_JWT_SECRET } from '../../helpers/app.ts';
 
 export interface StageFinder {
   payload: FinderPayload;
@@ -130,22 +129,38 @@ async function startPhotonFake(places: Place[]) {
   };
 }
 
+/** A migrated database of the caller's, dropped by close(). */
+export interface StageDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
 export async function startServiceBackend(options: {
   widgetDir: string;
+  /** The service's data directory (its stored files and published finders live under it). */
+  dataDir: string;
+  database: StageDatabase;
   finders: StageFinder[];
   places: Place[];
+  /** Locations created at once by the seed (many for a benchmark's thousands). */
+  seedConcurrency?: number;
 }): Promise<ServiceBackend> {
   const first = options.finders[0];
   if (!first) throw new Error('the stage needs at least one finder');
   const photon = await startPhotonFake(options.places);
-  const database: TestDatabase = await createTestDatabase();
+  const { database } = options;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const config = testConfig(database.url, {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    APP_KEY: TEST_APP_KEY,
     APP_URL: base,
     PHOTON_URL: photon.url,
     WIDGET_DIR: options.widgetDir,
-    STORAGE_DIR: tempDir('widget-storage-'),
+    DATA_DIR: options.dataDir,
   });
   const deps: Deps = await createDeps(config, { databaseUrl: database.url, role: 'api' });
   const app: FastifyInstance = await buildApp(deps);
@@ -181,6 +196,7 @@ export async function startServiceBackend(options: {
       app,
       token: owner.token,
       images: async (url) => Buffer.from(await (await fetch(url)).arrayBuffer()),
+      concurrency: options.seedConcurrency ?? 1,
     });
     finder.payload.token = seeded.token;
     serviceIds.set(seeded.token, seeded.locationIds);

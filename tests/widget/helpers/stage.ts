@@ -5,6 +5,8 @@
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { buildWidget } from '../../../scripts/build-widget.ts';
 import { PLACES } from '../../fakes/widget-payload.ts';
+import { createTestDatabase } from '../../helpers/database.ts';
+import { tempDir } from '../../helpers/temp.ts';
 import { launchChromium, openPage, type TestPage } from './browser.ts';
 import { type ServiceBackend, type StageFinder, startServiceBackend } from './service-backend.ts';
 import { type HostSite, startHostSite, startTileServer, type TileServer } from './static-servers.ts';
@@ -36,6 +38,8 @@ export async function startStage(options: {
   const site = await startHostSite();
   const backend = await startServiceBackend({
     widgetDir: options.widgetDir,
+    dataDir: tempDir('widget-data-'),
+    database: await createTestDatabase(),
     finders: options.finders({ tiles, site }),
     places: PLACES,
   });
