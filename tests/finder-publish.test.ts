@@ -153,6 +153,27 @@ describe('with the local driver', () => {
     const res = await call('POST', `/ext/finders/details/${scene.finder.token}/sync`, cast.adminToken);
     expect(res.statusCode).toBe(404);
   });
+
+  it('deleting the finder removes its published files', async () => {
+    const created = await call('POST', '/finders', cast.ownerToken, {
+      name: 'Short-lived',
+      workspace_id: cast.workspaceId,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, token } = created.json() as { id: number; token: string };
+    const published = await call('POST', `/ext/finders/details/${token}/sync`, cast.ownerToken);
+    const { hash } = published.json() as { hash: string };
+    expect((await cdn(`finders/${token}/config.json`)).statusCode).toBe(200);
+
+    expect((await call('DELETE', `/finders/${id}`, cast.ownerToken)).statusCode).toBe(204);
+    // Removed after the commit, off the request's path: wait for it, bounded.
+    await expect.poll(async () => (await cdn(`finders/${token}/config.json`)).statusCode).toBe(404);
+    expect((await cdn(`finders/${token}/v/${hash}.json`)).statusCode).toBe(404);
+    // Other finders' files stay.
+    expect(
+      (await call('GET', `/ext/finders/details/${scene.finder.token}/info`, cast.ownerToken)).statusCode,
+    ).toBe(200);
+  });
 });
 
 describe('a pointer upload that fails', () => {
