@@ -237,6 +237,7 @@ function createServices({
       locations,
       imports: locationImports,
       processes,
+      timeBudgetMs: config.importTimeBudgetMs,
     }),
     aiImports: createAiImportsService({ db, repository: aiImports, processes, jobs, model }),
     aiImportApply: createAiImportApplyService({

@@ -14,6 +14,22 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent'],
 });
 
+/**
+ * Aborted when the client goes away before its response is complete, so long work done for it
+ * can stop. The response's 'close' is the signal: the request's own 'close' also fires once its
+ * body has merely been read.
+ */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  const onClose = () => {
+    if (!response.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  };
+  if (response.destroyed) onClose();
+  else response.once('close', onClose);
+  return controller.signal;
+}
+
 /** Sends the items, with X-Total-Count when the list was paged (lib/pagination.ts). */
 export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
   if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
