@@ -1,7 +1,9 @@
 // Small helpers shared by route plugins: who is calling, and how a list is sent. Zod field
 // schemas live in lib/schemas.ts, which stays free of Fastify for the data layer's sake.
+
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Listed } from './pagination.ts';
+import type { Listed, StreamedList } from './pagination.ts';
 
 /** Who is calling: recorded on sessions and login challenges. */
 export interface ClientInfo {
@@ -34,6 +36,25 @@ export function clientGoneSignal(reply: FastifyReply): AbortSignal {
 export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
   if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
   return listed.items;
+}
+
+/**
+ * Sends a list as a JSON array of rows already rendered as JSON, with X-Total-Count when paged.
+ * A list that fits its first batch goes out whole, with a Content-Length, as before; a longer
+ * one is written batch by batch (chunked), so memory holds a batch, not the list. When the
+ * client leaves, the stream is destroyed and no further batch is read. An error after the first
+ * byte can no longer become an error answer: the connection is cut (docs/api.md, Lists).
+ */
+export function sendStreamedList(reply: FastifyReply, list: StreamedList): FastifyReply {
+  if (list.total !== undefined) reply.header('x-total-count', String(list.total));
+  reply.type('application/json; charset=utf-8');
+  if (list.complete) return reply.send(Buffer.from(`[${list.first.join(',')}]`));
+  async function* body() {
+    yield `[${list.first.join(',')}`;
+    for await (const batch of list.rest) yield `,${batch.join(',')}`;
+    yield ']';
+  }
+  return reply.send(Readable.from(body(), { objectMode: false, highWaterMark: 64 * 1024 }));
 }
 
 /**

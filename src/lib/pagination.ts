@@ -57,3 +57,74 @@ export async function countWhere(db: Executor, table: PgTable, where: SQL | unde
   const [row] = await db.select({ value: count() }).from(table).where(where);
   return row?.value ?? 0;
 }
+
+/** Rows per query when a list is streamed in batches (keyset on id). */
+export const LIST_BATCH_ROWS = 2000;
+
+/** One batch of a list: rows already rendered as JSON texts, in id order. */
+export interface ListBatch {
+  json: string[];
+  /** The id of the last row, where the next batch starts after. */
+  lastId: number | undefined;
+}
+
+/** Fetches the rows after `afterId` (all when undefined), skipping `offset`, at most `limit`. */
+export type FetchBatch = (range: {
+  afterId: number | undefined;
+  offset: number;
+  limit: number;
+}) => Promise<ListBatch>;
+
+/** A list to send as a JSON array: the first batch is read before anything is sent. */
+export interface StreamedList {
+  /** Present when the list was paged. */
+  total?: number;
+  first: string[];
+  /** The batches after the first; empty when the first held the whole list. */
+  rest: AsyncIterable<string[]>;
+  /** Whether the first batch is the whole list (it can be sent with a Content-Length). */
+  complete: boolean;
+}
+
+/**
+ * A page (or the whole list) read in batches of LIST_BATCH_ROWS by keyset on id: the offset is
+ * applied once, to the first batch; each next batch starts after the last id sent, so a batch
+ * costs the same however deep it lies. The first batch is read here, so an error in it is
+ * still an ordinary error answer; the rest is read as the client takes it. Each batch is its
+ * own statement (no transaction held open while a slow client reads): a row written while a
+ * long list is being sent may or may not appear in it.
+ */
+export async function streamBatches(
+  page: Page,
+  fetchBatch: FetchBatch,
+  countAll: () => Promise<number>,
+  batchRows = LIST_BATCH_ROWS,
+): Promise<StreamedList> {
+  const total = page.paged ? await countAll() : undefined;
+  let remaining = page.limit ?? Number.POSITIVE_INFINITY;
+  const firstLimit = Math.min(batchRows, remaining);
+  const first = await fetchBatch({ afterId: undefined, offset: page.offset, limit: firstLimit });
+  remaining -= first.json.length;
+  const complete = first.json.length < firstLimit || remaining <= 0;
+  // One batch is read ahead while the one before is being sent, so the database and the
+  // client's connection work at the same time; no more than two batches are held.
+  const next = (afterId: number | undefined) => {
+    const limit = Math.min(batchRows, remaining);
+    const read = fetchBatch({ afterId, offset: 0, limit }).then((batch) => ({ batch, limit }));
+    read.catch(() => {}); // a client gone before it is awaited: not an unhandled rejection
+    return read;
+  };
+  async function* rest(): AsyncGenerator<string[]> {
+    if (complete || first.lastId === undefined) return;
+    let ahead = next(first.lastId);
+    for (;;) {
+      const { batch, limit } = await ahead;
+      remaining -= batch.json.length;
+      const more = batch.json.length === limit && remaining > 0 && batch.lastId !== undefined;
+      if (more) ahead = next(batch.lastId);
+      if (batch.json.length > 0) yield batch.json;
+      if (!more) return;
+    }
+  }
+  return { total, first: first.json, rest: rest(), complete };
+}
