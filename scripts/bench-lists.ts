@@ -46,6 +46,12 @@ function memoryOf(pid: number): { hwm: number; rss: number } {
   return { hwm: kb('VmHWM'), rss: kb('VmRSS') };
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Resets the peak (VmHWM) so the next phase measures its own (Linux: write 5 to clear_refs). */
 function resetPeak(pid: number) {
   try {
@@ -165,11 +171,13 @@ async function main() {
     // Warm-up (plans, connections, JIT of the service), not counted.
     await get(`${list}&limit=10`);
 
+    const cpuBefore = cpuOf(pid);
     const one = await get(list);
+    const serviceCpu = cpuOf(pid) - cpuBefore;
     const count = (JSON.parse(one.body.toString()) as unknown[]).length;
     const afterOne = memoryOf(pid);
     console.log(
-      `one full list:        ${seconds(one.ms)}  ${mb(one.bytes)}  ${count} locations  (service peak RSS ${mb(afterOne.hwm)})`,
+      `one full list:        ${seconds(one.ms)}  ${mb(one.bytes)}  ${count} locations  (service CPU ${serviceCpu.toFixed(2)} s, peak RSS ${mb(afterOne.hwm)})`,
     );
 
     resetPeak(pid);

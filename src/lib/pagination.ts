@@ -58,22 +58,23 @@ export async function countWhere(db: Executor, table: PgTable, where: SQL | unde
   return row?.value ?? 0;
 }
 
-/** Rows per query when a list is streamed in batches (keyset on id). */
-export const LIST_BATCH_ROWS = 2000;
+/** Rows per query when a list is streamed in batches. */
+export const LIST_BATCH_ROWS = 1000;
+/** Ids read per query (from an index alone) before their rows are read in batches. */
+const ID_WINDOW = 10_000;
+/** Row batches read at once for one list: the database works while the last batch is sent. */
+const PARALLEL_BATCHES = 2;
 
-/** One batch of a list: rows already rendered as JSON texts, in id order. */
-export interface ListBatch {
-  json: string[];
-  /** The id of the last row, where the next batch starts after. */
-  lastId: number | undefined;
+/** Where a streamed list reads from: ids in order (cheap), then the JSON of given ids. */
+export interface ListSource {
+  /** Ids after `afterId` (all when undefined), in order, skipping `offset`, at most `limit`. */
+  ids(range: { afterId: number | undefined; offset: number; limit: number }): Promise<number[]>;
+  /**
+   * The JSON of these rows in the order of the ids: texts joined with commas in the array,
+   * each text one row or several already joined.
+   */
+  rows(ids: number[]): Promise<string[]>;
 }
-
-/** Fetches the rows after `afterId` (all when undefined), skipping `offset`, at most `limit`. */
-export type FetchBatch = (range: {
-  afterId: number | undefined;
-  offset: number;
-  limit: number;
-}) => Promise<ListBatch>;
 
 /** A list to send as a JSON array: the first batch is read before anything is sent. */
 export interface StreamedList {
@@ -87,44 +88,62 @@ export interface StreamedList {
 }
 
 /**
- * A page (or the whole list) read in batches of LIST_BATCH_ROWS by keyset on id: the offset is
- * applied once, to the first batch; each next batch starts after the last id sent, so a batch
- * costs the same however deep it lies. The first batch is read here, so an error in it is
- * still an ordinary error answer; the rest is read as the client takes it. Each batch is its
- * own statement (no transaction held open while a slow client reads): a row written while a
+ * A page (or the whole list) read in two steps: ids from an index alone, ID_WINDOW at a time by
+ * keyset (the offset is applied once, to the first window, and skips index entries, not rows
+ * with their relations: a deep page costs what the first costs); then their rows in batches of
+ * LIST_BATCH_ROWS, PARALLEL_BATCHES at a time, sent in order. Memory holds a window of ids and
+ * a few batches, whatever the list's length. The first batch is read here, so an error in it
+ * is still an ordinary error answer; the rest is read as the client takes it. Each statement
+ * stands alone (no transaction held open while a slow client reads): a row written while a
  * long list is being sent may or may not appear in it.
  */
-export async function streamBatches(
+export async function streamList(
   page: Page,
-  fetchBatch: FetchBatch,
+  source: ListSource,
   countAll: () => Promise<number>,
   batchRows = LIST_BATCH_ROWS,
 ): Promise<StreamedList> {
   const total = page.paged ? await countAll() : undefined;
-  let remaining = page.limit ?? Number.POSITIVE_INFINITY;
-  const firstLimit = Math.min(batchRows, remaining);
-  const first = await fetchBatch({ afterId: undefined, offset: page.offset, limit: firstLimit });
-  remaining -= first.json.length;
-  const complete = first.json.length < firstLimit || remaining <= 0;
-  // One batch is read ahead while the one before is being sent, so the database and the
-  // client's connection work at the same time; no more than two batches are held.
-  const next = (afterId: number | undefined) => {
-    const limit = Math.min(batchRows, remaining);
-    const read = fetchBatch({ afterId, offset: 0, limit }).then((batch) => ({ batch, limit }));
-    read.catch(() => {}); // a client gone before it is awaited: not an unhandled rejection
-    return read;
-  };
+  const limit = page.limit ?? Number.POSITIVE_INFINITY;
+  let taken = 0;
+  let afterId: number | undefined;
+  let exhausted = false;
+  /** The next window of ids; [] once the list is done. */
+  async function nextIds(): Promise<number[]> {
+    if (exhausted || taken >= limit) return [];
+    const want = Math.min(ID_WINDOW, limit - taken);
+    const ids = await source.ids({ afterId, offset: afterId === undefined ? page.offset : 0, limit: want });
+    taken += ids.length;
+    afterId = ids.at(-1);
+    if (ids.length < want || taken >= limit) exhausted = true;
+    return ids;
+  }
+
+  let window = await nextIds();
+  const firstIds = window.slice(0, batchRows);
+  window = window.slice(batchRows);
+  const first = await source.rows(firstIds);
+  const complete = window.length === 0 && exhausted;
+
   async function* rest(): AsyncGenerator<string[]> {
-    if (complete || first.lastId === undefined) return;
-    let ahead = next(first.lastId);
-    for (;;) {
-      const { batch, limit } = await ahead;
-      remaining -= batch.json.length;
-      const more = batch.json.length === limit && remaining > 0 && batch.lastId !== undefined;
-      if (more) ahead = next(batch.lastId);
-      if (batch.json.length > 0) yield batch.json;
-      if (!more) return;
+    const reading: Promise<string[]>[] = [];
+    const fill = async () => {
+      while (reading.length < PARALLEL_BATCHES) {
+        if (window.length === 0) window = await nextIds();
+        if (window.length === 0) return;
+        const read = source.rows(window.slice(0, batchRows));
+        read.catch(() => {}); // a client gone before it is awaited: not an unhandled rejection
+        reading.push(read);
+        window = window.slice(batchRows);
+      }
+    };
+    if (complete) return;
+    await fill();
+    while (reading.length > 0) {
+      const batch = await reading.shift()!;
+      await fill();
+      if (batch.length > 0) yield batch;
     }
   }
-  return { total, first: first.json, rest: rest(), complete };
+  return { total, first, rest: rest(), complete };
 }

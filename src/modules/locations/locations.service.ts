@@ -98,7 +98,7 @@ export function createLocationsService({ db, locations, finders, onImageOrphaned
   }
 
   return {
-    /** The list as JSON texts, streamed in batches (lib/pagination.ts streamBatches). */
+    /** The list as JSON texts, streamed in batches (lib/pagination.ts streamList). */
     async streamList(
       actor: Actor,
       query: { workspace_id?: number; finder_id?: number },
