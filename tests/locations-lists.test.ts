@@ -10,7 +10,7 @@ import { LIST_BATCH_ROWS } from '../src/lib/pagination.ts';
 import { locationSchema } from '../src/modules/locations/locations.schemas.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { firstWorkspaceId } from './factories/workspaces.ts';
+import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
 const LOCATIONS = 4_500; // more than two batches
@@ -66,10 +66,13 @@ afterAll(async () => {
 });
 
 /** What the route answered before streaming: the repository's items through the response schema. */
-async function previousBody(query: { limit?: number; offset?: number } = {}): Promise<string> {
+async function previousBody(
+  query: { limit?: number; offset?: number } = {},
+  ws = workspaceId,
+): Promise<string> {
   const listed = await ctx.deps.services.locations.list(
     { userId: owner.id, allWorkspaces: false },
-    { workspace_id: workspaceId },
+    { workspace_id: ws },
     {
       limit: query.limit,
       offset: query.offset ?? 0,
@@ -169,6 +172,33 @@ describe('GET /api/locations, streamed', () => {
       expect(res.statusCode, query).toBe(422);
       expect(res.json()).toMatchObject({ code: 'validation_failed' });
     }
+  });
+
+  it('sends batches PostgreSQL renders whole (plain values) byte for byte as before too', async () => {
+    // The values above make every batch fall back to rendering row by row; these do not.
+    const ws = await createWorkspace(ctx.deps, owner, 'Plain values');
+    await ctx.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into custom_field_definitions (workspace_id, name, label, type)
+        values (${ws}, 'seats', 'Seats', 'number'), (${ws}, 'kind', 'Kind', 'text'), (${ws}, 'open', 'Open', 'boolean')`);
+      await tx.execute(
+        sql`insert into tags (workspace_id, name, slug) values (${ws}, 'Wi-Fi "fast"', 'wifi'), (${ws}, 'atm', 'atm')`,
+      );
+      await tx.execute(sql`insert into locations (workspace_id, external_id, title, address, zip, lat, lng, custom_values)
+        select ${ws}, 'P-' || g, 'Plain ' || g || E' "q" \\ ✓', g || ' Road', null, (g % 180) - 89.5, case when g % 2 = 0 then 12 else -0.5 end,
+          case g % 3 when 0 then '{}'::jsonb when 1 then jsonb_build_object('seats', g, 'kind', 'k"' || g, 'open', true)
+            else jsonb_build_object('seats', -g, 'open', null) end
+        from generate_series(1, 2500) g`);
+      await tx.execute(sql`insert into location_tags (location_id, tag_id)
+        select l.id, t.id from locations l join tags t on t.workspace_id = l.workspace_id where l.workspace_id = ${ws}`);
+    });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/locations?workspace_id=${ws}`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(z.array(locationSchema).parse(res.json())).toHaveLength(2500);
+    expect(res.body).toBe(await previousBody({}, ws));
   });
 
   it('the admin list streams the same rows', async () => {
