@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LIST_BATCH_ROWS } from '../src/lib/pagination.ts';
 import { locationSchema } from '../src/modules/locations/locations.schemas.ts';
+import { adminUserPayloadSchema } from '../src/modules/users/users.admin.schemas.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
@@ -210,5 +211,58 @@ describe('GET /api/locations, streamed', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(await previousBody());
+  });
+});
+
+describe('GET /api/users (admin), streamed', () => {
+  it('sends more than a batch of users byte for byte as before, pages concatenating to it', async () => {
+    await ctx.deps.db.execute(sql`insert into users (name, email, password_hash, role, subscription_status, subscription_tier)
+      select 'Bulk "user" ' || g, 'bulk' || g || '@example.test', 'x', 'user', 'active', 'premium'
+      from generate_series(1, 2100) g`);
+    const admin = await createUser(ctx.deps, { role: 'admin' });
+    const headers = bearer(await tokenFor(ctx.deps, admin));
+    const previous = async (query: { limit?: number; offset?: number } = {}) => {
+      const listed = await ctx.deps.services.adminUsers.list(
+        {},
+        {
+          limit: query.limit,
+          offset: query.offset ?? 0,
+          paged: query.limit !== undefined || query.offset !== undefined,
+        },
+      );
+      return JSON.stringify(z.encode(z.array(adminUserPayloadSchema), listed.items));
+    };
+    const whole = await ctx.app.inject({ method: 'GET', url: '/api/users', headers });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-length']).toBeUndefined();
+    expect(whole.body).toBe(await previous());
+    const count = (whole.json() as unknown[]).length;
+    expect(count).toBeGreaterThan(2100);
+    const pages: unknown[] = [];
+    for (let offset = 0; offset < count; offset += 1000) {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/users?limit=1000&offset=${offset}`,
+        headers,
+      });
+      expect(res.headers['x-total-count']).toBe(String(count));
+      expect(res.body).toBe(await previous({ limit: 1000, offset }));
+      pages.push(...res.json());
+    }
+    expect(pages).toEqual(whole.json());
+    const filtered = await ctx.app.inject({ method: 'GET', url: '/api/users?q=bulk1', headers });
+    expect(filtered.body).toBe(
+      JSON.stringify(
+        z.encode(
+          z.array(adminUserPayloadSchema),
+          (
+            await ctx.deps.services.adminUsers.list(
+              { q: 'bulk1' },
+              { limit: undefined, offset: 0, paged: false },
+            )
+          ).items,
+        ),
+      ),
+    );
   });
 });

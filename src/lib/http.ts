@@ -3,6 +3,7 @@
 
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Listed, StreamedList } from './pagination.ts';
 
 /** Who is calling: recorded on sessions and login challenges. */
@@ -45,17 +46,32 @@ export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
  * client leaves, the stream is destroyed and no further batch is read. An error after the first
  * byte can no longer become an error answer: the connection is cut (docs/api.md, Lists).
  */
-export function sendStreamedList(reply: FastifyReply, list: StreamedList): FastifyReply {
+export function sendStreamedList<T = string>(
+  reply: FastifyReply,
+  list: StreamedList<T>,
+  /** How one item is written; items that are JSON texts already need none. */
+  render: (item: T) => string = String,
+): FastifyReply {
   if (list.total !== undefined) reply.header('x-total-count', String(list.total));
   reply.type('application/json; charset=utf-8');
-  if (list.complete) return reply.send(Buffer.from(`[${list.first.join(',')}]`));
+  const joined = (items: T[]) => items.map(render).join(',');
+  if (list.complete) return reply.send(Buffer.from(`[${joined(list.first)}]`));
   async function* body() {
-    yield `[${list.first.join(',')}`;
-    for await (const batch of list.rest) yield `,${batch.join(',')}`;
+    yield `[${joined(list.first)}`;
+    for await (const batch of list.rest) yield `,${joined(batch)}`;
     yield ']';
   }
   return reply.send(Readable.from(body(), { objectMode: false, highWaterMark: 64 * 1024 }));
 }
+
+/**
+ * The JSON of one item as the route's serializer writes it (fastify-type-provider-zod: the
+ * schema's encoding, then JSON.stringify), for items of a streamed list.
+ */
+export const renderWith =
+  <T>(schema: z.ZodType<unknown, T>) =>
+  (item: T): string =>
+    JSON.stringify(z.encode(schema, item));
 
 /**
  * Route `logSerializers` that log a request's path without its query string: for routes whose

@@ -66,23 +66,23 @@ const ID_WINDOW = 10_000;
 const PARALLEL_BATCHES = 2;
 
 /** Where a streamed list reads from: ids in order (cheap), then the JSON of given ids. */
-export interface ListSource {
+export interface ListSource<T> {
   /** Ids after `afterId` (all when undefined), in order, skipping `offset`, at most `limit`. */
   ids(range: { afterId: number | undefined; offset: number; limit: number }): Promise<number[]>;
   /**
-   * The JSON of these rows in the order of the ids: texts joined with commas in the array,
-   * each text one row or several already joined.
+   * These rows in the order of the ids. Rows of locations come as JSON texts, where one text
+   * may hold several rows already joined with commas.
    */
-  rows(ids: number[]): Promise<string[]>;
+  rows(ids: number[]): Promise<T[]>;
 }
 
 /** A list to send as a JSON array: the first batch is read before anything is sent. */
-export interface StreamedList {
+export interface StreamedList<T = string> {
   /** Present when the list was paged. */
   total?: number;
-  first: string[];
+  first: T[];
   /** The batches after the first; empty when the first held the whole list. */
-  rest: AsyncIterable<string[]>;
+  rest: AsyncIterable<T[]>;
   /** Whether the first batch is the whole list (it can be sent with a Content-Length). */
   complete: boolean;
 }
@@ -97,12 +97,12 @@ export interface StreamedList {
  * stands alone (no transaction held open while a slow client reads): a row written while a
  * long list is being sent may or may not appear in it.
  */
-export async function streamList(
+export async function streamList<T>(
   page: Page,
-  source: ListSource,
+  source: ListSource<T>,
   countAll: () => Promise<number>,
   batchRows = LIST_BATCH_ROWS,
-): Promise<StreamedList> {
+): Promise<StreamedList<T>> {
   const total = page.paged ? await countAll() : undefined;
   const limit = page.limit ?? Number.POSITIVE_INFINITY;
   let taken = 0;
@@ -125,8 +125,8 @@ export async function streamList(
   const first = await source.rows(firstIds);
   const complete = window.length === 0 && exhausted;
 
-  async function* rest(): AsyncGenerator<string[]> {
-    const reading: Promise<string[]>[] = [];
+  async function* rest(): AsyncGenerator<T[]> {
+    const reading: Promise<T[]>[] = [];
     const fill = async () => {
       while (reading.length < PARALLEL_BATCHES) {
         if (window.length === 0) window = await nextIds();
@@ -146,4 +146,12 @@ export async function streamList(
     }
   }
   return { total, first, rest: rest(), complete };
+}
+
+/** The batches of a streamed list, each row mapped (e.g. a table row to its payload). */
+export async function* mapBatches<T, U>(
+  batches: AsyncIterable<T[]>,
+  map: (item: T) => U,
+): AsyncGenerator<U[]> {
+  for await (const batch of batches) yield batch.map(map);
 }
