@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LIST_BATCH_ROWS } from '../src/lib/pagination.ts';
 import { locationSchema } from '../src/modules/locations/locations.schemas.ts';
+import { setSchema } from '../src/modules/sets/sets.schemas.ts';
+import { tagSchema } from '../src/modules/tags/tags.schemas.ts';
 import { adminUserPayloadSchema } from '../src/modules/users/users.admin.schemas.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
@@ -264,5 +266,43 @@ describe('GET /api/users (admin), streamed', () => {
         ),
       ),
     );
+  });
+});
+
+describe('GET /api/tags and /api/sets, streamed', () => {
+  it('sends more than a batch byte for byte as before, pages concatenating to it', async () => {
+    const ws = await createWorkspace(ctx.deps, owner, 'Many tags');
+    await ctx.deps.db.execute(sql`insert into tags (workspace_id, name, slug)
+      select ${ws}, 'Tag "' || g || '" ✓', 'tag-' || g from generate_series(1, 2100) g`);
+    await ctx.deps.db.execute(sql`insert into sets (workspace_id, name)
+      select ${ws}, 'Set ' || g from generate_series(1, 1500) g`);
+    const actor = { userId: owner.id, allWorkspaces: false };
+    for (const [resource, service, schema] of [
+      ['tags', ctx.deps.services.tags, tagSchema],
+      ['sets', ctx.deps.services.sets, setSchema],
+    ] as const) {
+      const previous = async (query: { limit?: number; offset?: number } = {}) => {
+        const listed = await service.list(actor, ws, {
+          limit: query.limit,
+          offset: query.offset ?? 0,
+          paged: query.limit !== undefined || query.offset !== undefined,
+        });
+        return JSON.stringify(z.encode(z.array(schema), listed.items as never));
+      };
+      const url = `/api/${resource}?workspace_id=${ws}`;
+      const whole = await ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(whole.statusCode).toBe(200);
+      expect(whole.headers['content-length']).toBeUndefined();
+      expect(whole.body).toBe(await previous());
+      const page = await ctx.app.inject({
+        method: 'GET',
+        url: `${url}&limit=1000&offset=1000`,
+        headers: bearer(token),
+      });
+      expect(page.headers['x-total-count']).toBe(String((whole.json() as unknown[]).length));
+      expect(page.body).toBe(await previous({ limit: 1000, offset: 1000 }));
+      const foreign = await ctx.app.inject({ method: 'GET', url, headers: bearer(strangerToken) });
+      expect(foreign.statusCode).toBe(404);
+    }
   });
 });

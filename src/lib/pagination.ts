@@ -1,8 +1,8 @@
 // Optional paging of list endpoints (decisions §5): lists stay plain arrays; with `limit` or
 // `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole list
 // (sendList in lib/http.ts). No HTTP here: repositories use this file.
-import { count, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, asc, count, gt, inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Executor } from '../db/client.ts';
 
@@ -154,4 +154,40 @@ export async function* mapBatches<T, U>(
   map: (item: T) => U,
 ): AsyncGenerator<U[]> {
   for await (const batch of batches) yield batch.map(map);
+}
+
+/**
+ * streamList over one table with an integer `id` primary key: ids by keyset on it, then each
+ * batch's rows by id. For lists whose rows need nothing beyond their own columns.
+ */
+export function streamTable<Row>(
+  db: Executor,
+  table: PgTable & { id: PgColumn },
+  where: SQL | undefined,
+  page: Page,
+): Promise<StreamedList<Row>> {
+  return streamList<Row>(
+    page,
+    {
+      ids: async ({ afterId, offset, limit }) => {
+        const rows = await db
+          .select({ id: table.id })
+          .from(table as PgTable)
+          .where(and(where, afterId === undefined ? undefined : gt(table.id, afterId)))
+          .orderBy(asc(table.id))
+          .limit(limit)
+          .offset(offset);
+        return rows.map((row) => row.id as number);
+      },
+      rows: async (ids) =>
+        ids.length === 0
+          ? []
+          : ((await db
+              .select()
+              .from(table as PgTable)
+              .where(inArray(table.id, ids))
+              .orderBy(asc(table.id))) as Row[]),
+    },
+    () => countWhere(db, table, where),
+  );
 }
