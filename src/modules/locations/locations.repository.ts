@@ -202,7 +202,7 @@ const exactFloat = (column: string) =>
   `(${column} is null or (${column}::text ~ '^-?[0-9]+(\\.[0-9]+)?$' and ${column}::text <> '-0'))`;
 
 /**
- * A whole batch as one text, rendered by PostgreSQL (JavaScript only writes it out), with
+ * A whole batch as texts of 100 rows, rendered by PostgreSQL (JavaScript only writes it out), with
  * whether every row came out exactly as JSON.stringify would write it: floats in plain decimals,
  * custom values that are strings, booleans, nulls or plain integers, under keys that are not
  * integers (JavaScript orders those first). A batch that is not exact is rendered again row by
@@ -225,7 +225,11 @@ const batchJson = (ids: number[]) => sql`
           or (jsonb_typeof(kv.value) = 'number' and kv.value::text ~ '^-?[0-9]{1,15}$'))) as exact
       from jsonb_each(l.custom_values) kv where kv.key = any(d.names)) c on l.custom_values <> '{}'
     where l.id = any(array(select id from page)))
-  select string_agg(json, ',' order by id) as json, coalesce(bool_and(exact), true) as exact from rendered`;
+  -- In texts of 100 rows: one text per batch arrives as one message of hundreds of kilobytes,
+  -- which the driver assembles from many reads (garbage that lifts a busy service's memory).
+  select string_agg(json, ',' order by id) as json, bool_and(exact) as exact
+  from (select json, exact, id, (row_number() over (order by id) - 1) / 100 as part from rendered) parts
+  group by part order by part`;
 
 export function createLocationsRepository(db: Executor) {
   return {
@@ -253,8 +257,8 @@ export function createLocationsRepository(db: Executor) {
           rows: async (ids) => {
             if (ids.length === 0) return [];
             // Most batches: one text, written out as it comes (see batchJson).
-            const [batch] = await db.execute<{ json: string | null; exact: boolean }>(batchJson(ids));
-            if (batch?.exact) return batch.json === null ? [] : [batch.json];
+            const parts = await db.execute<{ json: string; exact: boolean }>(batchJson(ids));
+            if (parts.every((part) => part.exact)) return parts.map((part) => part.json);
             const rows = await db.execute<ListedRow>(sql`
               ${batchSources(ids)}
               select l.id, ${HEAD} as head, l.lat, l.lng, ${BODY} as body,
