@@ -278,6 +278,7 @@ function createServices({
       imports: locationImports,
       processes,
       changes,
+      timeBudgetMs: config.importTimeBudgetMs,
     }),
     aiImports: createAiImportsService({ db, repository: aiImports, processes, jobs, model }),
     aiImportApply: createAiImportApplyService({

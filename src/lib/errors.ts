@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'not_configured'
   | 'service_unavailable'
   | 'request_timeout'
+  | 'time_budget_exceeded'
   | 'headers_too_large'
   | 'internal_error';
 

@@ -1,7 +1,10 @@
 // Small helpers shared by route plugins: who is calling, and how a list is sent. Zod field
 // schemas live in lib/schemas.ts, which stays free of Fastify for the data layer's sake.
+
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Listed } from './pagination.ts';
+import { z } from 'zod';
+import type { Listed, StreamedList } from './pagination.ts';
 
 /** Who is calling: recorded on sessions and login challenges. */
 export interface ClientInfo {
@@ -14,11 +17,61 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent'],
 });
 
+/**
+ * Aborted when the client goes away before its response is complete, so long work done for it
+ * can stop. The response's 'close' is the signal: the request's own 'close' also fires once its
+ * body has merely been read.
+ */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  const onClose = () => {
+    if (!response.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  };
+  if (response.destroyed) onClose();
+  else response.once('close', onClose);
+  return controller.signal;
+}
+
 /** Sends the items, with X-Total-Count when the list was paged (lib/pagination.ts). */
 export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
   if (listed.total !== undefined) reply.header('x-total-count', String(listed.total));
   return listed.items;
 }
+
+/**
+ * Sends a list as a JSON array of rows already rendered as JSON, with X-Total-Count when paged.
+ * A list that fits its first batch goes out whole, with a Content-Length, as before; a longer
+ * one is written batch by batch (chunked), so memory holds a batch, not the list. When the
+ * client leaves, the stream is destroyed and no further batch is read. An error after the first
+ * byte can no longer become an error answer: the connection is cut (docs/api.md, Lists).
+ */
+export function sendStreamedList<T = string>(
+  reply: FastifyReply,
+  list: StreamedList<T>,
+  /** How one item is written; items that are JSON texts already need none. */
+  render: (item: T) => string = String,
+): FastifyReply {
+  if (list.total !== undefined) reply.header('x-total-count', String(list.total));
+  reply.type('application/json; charset=utf-8');
+  const joined = (items: T[]) => items.map(render).join(',');
+  if (list.complete) return reply.send(Buffer.from(`[${joined(list.first)}]`));
+  async function* body() {
+    yield `[${joined(list.first)}`;
+    for await (const batch of list.rest) yield `,${joined(batch)}`;
+    yield ']';
+  }
+  return reply.send(Readable.from(body(), { objectMode: false, highWaterMark: 64 * 1024 }));
+}
+
+/**
+ * The JSON of one item as the route's serializer writes it (fastify-type-provider-zod: the
+ * schema's encoding, then JSON.stringify), for items of a streamed list.
+ */
+export const renderWith =
+  <T>(schema: z.ZodType<unknown, T>) =>
+  (item: T): string =>
+    JSON.stringify(z.encode(schema, item));
 
 /**
  * Route `logSerializers` that log a request's path without its query string: for routes whose

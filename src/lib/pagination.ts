@@ -1,8 +1,8 @@
 // Optional paging of list endpoints (decisions §5): lists stay plain arrays; with `limit` or
 // `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole list
 // (sendList in lib/http.ts). No HTTP here: repositories use this file.
-import { count, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, asc, count, gt, inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Executor } from '../db/client.ts';
 
@@ -56,4 +56,138 @@ export async function fetchPage<T>(
 export async function countWhere(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
   const [row] = await db.select({ value: count() }).from(table).where(where);
   return row?.value ?? 0;
+}
+
+/** Rows per query when a list is streamed in batches. */
+export const LIST_BATCH_ROWS = 1000;
+/** Ids read per query (from an index alone) before their rows are read in batches. */
+const ID_WINDOW = 10_000;
+/** Row batches read at once for one list: the database works while the last batch is sent. */
+const PARALLEL_BATCHES = 2;
+
+/** Where a streamed list reads from: ids in order (cheap), then the JSON of given ids. */
+export interface ListSource<T> {
+  /** Ids after `afterId` (all when undefined), in order, skipping `offset`, at most `limit`. */
+  ids(range: { afterId: number | undefined; offset: number; limit: number }): Promise<number[]>;
+  /**
+   * These rows in the order of the ids. Rows of locations come as JSON texts, where one text
+   * may hold several rows already joined with commas.
+   */
+  rows(ids: number[]): Promise<T[]>;
+}
+
+/** A list to send as a JSON array: the first batch is read before anything is sent. */
+export interface StreamedList<T = string> {
+  /** Present when the list was paged. */
+  total?: number;
+  first: T[];
+  /** The batches after the first; empty when the first held the whole list. */
+  rest: AsyncIterable<T[]>;
+  /** Whether the first batch is the whole list (it can be sent with a Content-Length). */
+  complete: boolean;
+}
+
+/**
+ * A page (or the whole list) read in two steps: ids from an index alone, ID_WINDOW at a time by
+ * keyset (the offset is applied once, to the first window, and skips index entries, not rows
+ * with their relations: a deep page costs what the first costs); then their rows in batches of
+ * LIST_BATCH_ROWS, PARALLEL_BATCHES at a time, sent in order. Memory holds a window of ids and
+ * a few batches, whatever the list's length. The first batch is read here, so an error in it
+ * is still an ordinary error answer; the rest is read as the client takes it. Each statement
+ * stands alone (no transaction held open while a slow client reads): a row written while a
+ * long list is being sent may or may not appear in it.
+ */
+export async function streamList<T>(
+  page: Page,
+  source: ListSource<T>,
+  countAll: () => Promise<number>,
+  batchRows = LIST_BATCH_ROWS,
+): Promise<StreamedList<T>> {
+  const total = page.paged ? await countAll() : undefined;
+  const limit = page.limit ?? Number.POSITIVE_INFINITY;
+  let taken = 0;
+  let afterId: number | undefined;
+  let exhausted = false;
+  /** The next window of ids; [] once the list is done. */
+  async function nextIds(): Promise<number[]> {
+    if (exhausted || taken >= limit) return [];
+    const want = Math.min(ID_WINDOW, limit - taken);
+    const ids = await source.ids({ afterId, offset: afterId === undefined ? page.offset : 0, limit: want });
+    taken += ids.length;
+    afterId = ids.at(-1);
+    if (ids.length < want || taken >= limit) exhausted = true;
+    return ids;
+  }
+
+  let window = await nextIds();
+  const firstIds = window.slice(0, batchRows);
+  window = window.slice(batchRows);
+  const first = await source.rows(firstIds);
+  const complete = window.length === 0 && exhausted;
+
+  async function* rest(): AsyncGenerator<T[]> {
+    const reading: Promise<T[]>[] = [];
+    const fill = async () => {
+      while (reading.length < PARALLEL_BATCHES) {
+        if (window.length === 0) window = await nextIds();
+        if (window.length === 0) return;
+        const read = source.rows(window.slice(0, batchRows));
+        read.catch(() => {}); // a client gone before it is awaited: not an unhandled rejection
+        reading.push(read);
+        window = window.slice(batchRows);
+      }
+    };
+    if (complete) return;
+    await fill();
+    while (reading.length > 0) {
+      const batch = await reading.shift()!;
+      await fill();
+      if (batch.length > 0) yield batch;
+    }
+  }
+  return { total, first, rest: rest(), complete };
+}
+
+/** The batches of a streamed list, each row mapped (e.g. a table row to its payload). */
+export async function* mapBatches<T, U>(
+  batches: AsyncIterable<T[]>,
+  map: (item: T) => U,
+): AsyncGenerator<U[]> {
+  for await (const batch of batches) yield batch.map(map);
+}
+
+/**
+ * streamList over one table with an integer `id` primary key: ids by keyset on it, then each
+ * batch's rows by id. For lists whose rows need nothing beyond their own columns.
+ */
+export function streamTable<Row>(
+  db: Executor,
+  table: PgTable & { id: PgColumn },
+  where: SQL | undefined,
+  page: Page,
+): Promise<StreamedList<Row>> {
+  return streamList<Row>(
+    page,
+    {
+      ids: async ({ afterId, offset, limit }) => {
+        const rows = await db
+          .select({ id: table.id })
+          .from(table as PgTable)
+          .where(and(where, afterId === undefined ? undefined : gt(table.id, afterId)))
+          .orderBy(asc(table.id))
+          .limit(limit)
+          .offset(offset);
+        return rows.map((row) => row.id as number);
+      },
+      rows: async (ids) =>
+        ids.length === 0
+          ? []
+          : ((await db
+              .select()
+              .from(table as PgTable)
+              .where(inArray(table.id, ids))
+              .orderBy(asc(table.id))) as Row[]),
+    },
+    () => countWhere(db, table, where),
+  );
 }

@@ -3,8 +3,8 @@
 // update, insert, tags). No statement runs per row. Everything runs on the caller's
 // transaction, so a failed import leaves nothing behind.
 import type { Writable } from 'node:stream';
-import { sql } from 'drizzle-orm';
-import type { Transaction } from '../../db/client.ts';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor, Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
 import { arrayLiteral, copyField } from '../../lib/pg-copy.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
@@ -74,14 +74,27 @@ export interface ApplyOptions {
   /** Whether the file may repeat a key (see looseKey); saves a pass over the rows when not. */
   mayRepeat: boolean;
   tagNames: string[];
+  /** Checked between statements: an import given up (client gone, time budget spent) stops there. */
+  signal?: AbortSignal;
 }
 
 /**
- * Applies the staged rows; returns the counts. The staging table is only read from here on:
- * what each row becomes lives in the narrow `csv_import_targets`, so no pass rewrites the
- * wide rows (temporary tables live in the small temp_buffers).
+ * The SELECT behind `csv_import_targets`: what each staged row becomes. Matching key
+ * (decisions §5): external_id when the row has one; otherwise title + address + zip through the
+ * same expression as the generated column (lowest id when several match). Rows without a match
+ * take their new id here, so tags can be linked without finding them again.
+ *
+ * It runs with nested loops disabled (see `withoutNestedLoops`): a bulk match of n staged rows
+ * against the workspace's m locations by equality is a hash (or merge) join, O(n + m) whatever
+ * the statistics say. A nested loop is only ever right when one side is tiny, and the planner
+ * cannot know which: for a workspace its statistics do not know yet (a fresh one, just filled
+ * by a first import) it expects one location and picks a nested loop that re-reads all the
+ * staged rows, or walks the whole workspace, for every row: quadratic (issue 14, point 1).
+ * Index-probe shapes (a scalar subquery per row) do not escape this either: expecting one row
+ * in the workspace, the planner probes the (workspace_id, id) index, which is better
+ * correlated, and filters on the key, again visiting the whole workspace per row.
  */
-async function applyStaged(tx: Transaction, { workspaceId, layout, mayRepeat, tagNames }: ApplyOptions) {
+function matchTargetsQuery(workspaceId: number, mayRepeat: boolean): SQL {
   const s = (column: string) => sql.raw(`s.${column}`);
   const matchKey = sql`${normalize(s('title'))} || '|' || ${normalize(s('address'))} || '|' || ${normalize(s('zip'))}`;
   // A key repeated in the file: the last row wins; the earlier ones count as updates of it.
@@ -92,12 +105,7 @@ async function applyStaged(tx: Transaction, { workspaceId, layout, mayRepeat, ta
         order by coalesce('e:' || external_id, 'k:' || match_key), i desc`
     : sql`select s.i, s.external_id, case when s.external_id is null then ${matchKey} end as match_key
         from csv_import_rows s`;
-
-  // Matching key (decisions §5): external_id when the row has one; otherwise title + address +
-  // zip through the same expression as the generated column (lowest id when several match).
-  // Rows without a match take their new id here, so tags can be linked without finding them again.
-  await tx.execute(sql`
-    create temporary table csv_import_targets on commit drop as
+  return sql`
     with keyed as (${keyed})
     select m.i, coalesce(m.id, nextval(pg_get_serial_sequence('locations', 'id')))::int as location_id,
       m.id is not null as existed
@@ -106,31 +114,79 @@ async function applyStaged(tx: Transaction, { workspaceId, layout, mayRepeat, ta
         left join locations l on l.workspace_id = ${workspaceId} and l.external_id = k.external_id
         where k.external_id is not null
       union all
-      (select distinct on (k.i) k.i, l.id from keyed k
+      select k.i, min(l.id) from keyed k
         left join locations l on l.workspace_id = ${workspaceId} and l.match_key = k.match_key
         where k.external_id is null
-        order by k.i, l.id)
-    ) m`);
+        group by k.i
+    ) m
+    order by m.i`;
+}
+
+/**
+ * Runs `work` with nested-loop joins disabled, then restores the setting. Only for statements
+ * joining two bulk sets by equality, where a hash or merge join is never far from the best plan
+ * and a nested loop chosen on a wrong estimate is quadratic (see matchTargetsQuery).
+ */
+async function withoutNestedLoops<T>(tx: Transaction, work: () => Promise<T>): Promise<T> {
+  await tx.execute(sql`set local enable_nestloop = off`);
+  const result = await work();
+  await tx.execute(sql`reset enable_nestloop`);
+  return result;
+}
+
+/** The plan of the matching statement, as applyStaged runs it: for the test that keeps it linear. */
+async function explainMatch(tx: Transaction, workspaceId: number, mayRepeat: boolean): Promise<string> {
+  const rows = await withoutNestedLoops(tx, () =>
+    tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${matchTargetsQuery(workspaceId, mayRepeat)}`),
+  );
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+/**
+ * Applies the staged rows; returns the counts. The staging table is only read from here on:
+ * what each row becomes lives in the narrow `csv_import_targets`, so no pass rewrites the
+ * wide rows (temporary tables live in the small temp_buffers).
+ */
+async function applyStaged(
+  tx: Transaction,
+  { workspaceId, layout, mayRepeat, tagNames, signal }: ApplyOptions,
+) {
+  const s = (column: string) => sql.raw(`s.${column}`);
+  // Autovacuum never analyzes temporary tables: without this the planner guesses their size
+  // and spread from their pages alone.
+  signal?.throwIfAborted();
+  await tx.execute(sql`analyze csv_import_rows`);
+  await withoutNestedLoops(tx, () =>
+    tx.execute(sql`
+      create temporary table csv_import_targets on commit drop as ${matchTargetsQuery(workspaceId, mayRepeat)}`),
+  );
+  signal?.throwIfAborted();
+  await tx.execute(sql`analyze csv_import_targets`);
 
   // Columns present in the file are written (an empty cell clears the value), except
   // external_id, which an empty cell never clears. Rows already equal to the file are left
-  // alone: rewriting them would only churn indexes and WAL.
+  // alone: rewriting them would only churn indexes and WAL. Rows are found by primary key
+  // alone: the targets were matched in this workspace under its lock, and a condition on
+  // workspace_id would invite a nested loop walking the whole workspace per row (see
+  // matchTargetsQuery); by primary key a nested loop is n probes, so it may stay enabled.
   const present = columns.filter((column) => layout.index[column] !== undefined);
   const target = (column: Column) =>
     column === 'external_id' ? sql`coalesce(s.external_id, l.external_id)` : s(column);
   const customValues = sql`(l.custom_values || s.custom_set) - s.custom_removed`;
+  signal?.throwIfAborted();
   await tx.execute(sql`
     update locations l set ${sql.join(
       present.map((column) => sql`${sql.raw(column)} = ${target(column)}`),
       sql`, `,
     )}, custom_values = ${customValues}, updated_at = now()
     from csv_import_targets t join csv_import_rows s on s.i = t.i
-    where t.existed and l.id = t.location_id and l.workspace_id = ${workspaceId}
+    where t.existed and l.id = t.location_id
       and ((${sql.join(
         present.map((column) => sql.raw(`l.${column}`)),
         sql`, `,
       )}, l.custom_values) is distinct from (${sql.join(present.map(target), sql`, `)}, ${customValues}))`);
 
+  signal?.throwIfAborted();
   const inserted = await tx.execute(sql`
     insert into locations (id, workspace_id, ${sql.raw(columns.join(', '))}, custom_values)
     select t.location_id, ${workspaceId}, ${sql.join(
@@ -140,7 +196,9 @@ async function applyStaged(tx: Transaction, { workspaceId, layout, mayRepeat, ta
     from csv_import_targets t join csv_import_rows s on s.i = t.i
     where not t.existed order by s.i`);
 
+  signal?.throwIfAborted();
   if (layout.index.tags !== undefined) await applyTags(tx, workspaceId, tagNames);
+  signal?.throwIfAborted();
 
   const [staged] = await tx.execute<{ rows: number }>(sql`select count(*)::int as rows from csv_import_rows`);
   return { created: inserted.count, updated: (staged?.rows ?? 0) - inserted.count };
@@ -183,6 +241,20 @@ export function createLocationImportRepository() {
     createStaging,
     applyStaged,
     stagedTargets,
+    explainMatch,
+    /** The server process of the transaction's connection, for cancelBackend. */
+    async backendPid(tx: Transaction): Promise<number> {
+      const [row] = await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+      return row!.pid;
+    },
+    /**
+     * Cancels the statement running on that server process, from another connection (its own
+     * is busy). A cancel reaching it between statements is ignored, so callers also check
+     * their signal between statements.
+     */
+    async cancelBackend(db: Executor, pid: number): Promise<void> {
+      await db.execute(sql`select pg_cancel_backend(${pid})`);
+    },
   };
 }
 

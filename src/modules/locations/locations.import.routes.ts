@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { clientGoneSignal } from '../../lib/http.ts';
 import { assertMultipart } from '../../lib/multipart.ts';
 import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
 import { createSpool } from '../../lib/spool.ts';
@@ -70,7 +71,7 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
         tags: [`${scope.tag}locations`],
         summary: 'Import locations from a CSV file (multipart: file, workspace_id)',
         description:
-          'Rows matching an existing location (external_id, else title + address + zip) are updated, others created. Bad rows are skipped and listed in errors.',
+          'Rows matching an existing location (external_id, else title + address + zip) are updated, others created. Bad rows are skipped and listed in errors. An import that runs past its time budget (IMPORT_TIME_BUDGET_MS) is rolled back and answered 503 time_budget_exceeded.',
         security: bearerSecurity,
         consumes: ['multipart/form-data'],
         response: {
@@ -78,12 +79,13 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       assertMultipart(request, { fileBytes: CSV_MAX_BYTES });
+      const signal = clientGoneSignal(reply);
       const dir = await createSpool(config.dataDir, 'lf-import-');
       try {
         const upload = await readUpload(request, dir);
-        return await services.locationImport.importCsv(scope.actor(request), upload);
+        return await services.locationImport.importCsv(scope.actor(request), { ...upload, signal });
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

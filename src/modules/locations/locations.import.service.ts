@@ -3,13 +3,17 @@
 // COPY, then applied set-based by locations.import.repository.ts, all in one transaction: a
 // broken file (not CSV, no title/address column, too many rows) writes nothing. A finished
 // import is recorded as a completed `csv_import` process.
-
+//
+// An import has a time budget (IMPORT_TIME_BUDGET_MS) and stops when its client leaves: the
+// statement running at that moment is cancelled on the server, the transaction rolls back (so
+// the workspace's import lock is released and nothing is written), and a `csv_import` process
+// records the end: failed (time budget) or cancelled (client gone).
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
-import type { Database } from '../../db/client.ts';
-import { createFieldError } from '../../lib/errors.ts';
+import type { Database, Transaction } from '../../db/client.ts';
+import { AppError, createBadRequestError, createFieldError } from '../../lib/errors.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -40,7 +44,26 @@ export interface ImportInput {
   path: string;
   fileName: string;
   bytes: number;
+  /** Aborted when the client leaves: the import stops and rolls back. */
+  signal?: AbortSignal;
 }
+
+/** Why an import was given up; the reason of its abort signal. */
+class ImportStopped extends Error {
+  constructor(
+    readonly status: 'failed' | 'cancelled',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const createImportTimeBudgetError = (seconds: number) =>
+  new AppError(
+    503,
+    'time_budget_exceeded',
+    `The import took longer than its time budget of ${seconds} seconds and was rolled back; nothing was written. Try a smaller file.`,
+  );
 
 /** Refuses files that are not text: NUL bytes never occur in a CSV file. */
 async function assertLooksLikeText(path: string) {
@@ -61,6 +84,8 @@ interface LocationImportServiceDeps {
   processes: ProcessesService;
   /** Told after the import commits (it never throws): the locations are in finder payloads. */
   changes: PayloadChangeListener;
+  /** The most time one import may take (config.importTimeBudgetMs). */
+  timeBudgetMs: number;
 }
 
 export function createLocationImportService({
@@ -69,12 +94,103 @@ export function createLocationImportService({
   imports,
   processes,
   changes,
+  timeBudgetMs,
 }: LocationImportServiceDeps) {
   async function importCsv(actor: Actor, input: ImportInput): Promise<ImportResult> {
     await assertWorkspaceAccess(db, actor, input.workspaceId);
     const startedAt = new Date();
-    const result = await db.transaction(async (tx) => {
+    const seconds = Math.round(timeBudgetMs / 100) / 10;
+    const stop = new AbortController();
+    const timer = setTimeout(
+      () =>
+        stop.abort(
+          new ImportStopped('failed', `The import took longer than its time budget of ${seconds} seconds.`),
+        ),
+      timeBudgetMs,
+    );
+    const onClientGone = () =>
+      stop.abort(
+        new ImportStopped('cancelled', 'The client closed the connection before the import finished.'),
+      );
+    if (input.signal?.aborted) onClientGone();
+    input.signal?.addEventListener('abort', onClientGone, { once: true });
+    try {
+      const result = await importInTransaction(actor, input, startedAt, stop.signal);
+      await changes.workspaceChanged(input.workspaceId);
+      return result;
+    } catch (error) {
+      const reason: unknown = stop.signal.reason;
+      if (!(reason instanceof ImportStopped)) throw error;
+      await recordStopped(actor, input, startedAt, reason);
+      // A client that left never sees the answer; 400 keeps it out of the server-error log.
+      throw reason.status === 'failed'
+        ? createImportTimeBudgetError(seconds)
+        : createBadRequestError(reason.message);
+    } finally {
+      clearTimeout(timer);
+      input.signal?.removeEventListener('abort', onClientGone);
+    }
+  }
+
+  /** The process of an import given up, written after its rollback. */
+  async function recordStopped(actor: Actor, input: ImportInput, startedAt: Date, reason: ImportStopped) {
+    const message = `${reason.message} It was rolled back; nothing was written.`;
+    await processes.create(
+      {
+        workspaceId: input.workspaceId,
+        userId: actor.userId,
+        type: 'csv_import',
+        status: reason.status,
+        progressPercent: 0,
+        currentStep: reason.status,
+        errorMessage: message,
+        summary: { file_name: input.fileName, bytes: input.bytes },
+        inputPayload: { file_name: input.fileName, bytes: input.bytes },
+        attempts: 1,
+        startedAt,
+        finishedAt: new Date(),
+      },
+      [{ type: 'step', status: reason.status, progressPercent: 0, step: reason.status, message }],
+    );
+  }
+
+  async function importInTransaction(
+    actor: Actor,
+    input: ImportInput,
+    startedAt: Date,
+    signal: AbortSignal,
+  ): Promise<ImportResult> {
+    return db.transaction(async (tx) => {
+      // Given up: cancel whatever statement runs on this transaction's connection. The
+      // transaction waits for the cancel to be sent before it ends, so it never reaches a
+      // statement of the connection's next user.
+      const pid = await imports.backendPid(tx);
+      let cancelling: Promise<void> | undefined;
+      const cancel = () => {
+        cancelling = imports.cancelBackend(db, pid).catch(() => {});
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return await runImport(tx, actor, input, startedAt, signal);
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        await cancelling;
+      }
+    });
+  }
+
+  async function runImport(
+    tx: Transaction,
+    actor: Actor,
+    input: ImportInput,
+    startedAt: Date,
+    signal: AbortSignal,
+  ): Promise<ImportResult> {
+    {
+      // (one block: the body of the former transaction callback)
+      signal.throwIfAborted();
       await imports.lockWorkspace(tx, input.workspaceId);
+      signal.throwIfAborted();
       const definitions = await locations.definitions(input.workspaceId, tx);
       const errors: RowError[] = [];
       let skipped = 0;
@@ -127,8 +243,9 @@ export function createLocationImportService({
       }
 
       try {
-        await pipeline(source, parser, stage, copy);
+        await pipeline(source, parser, stage, copy, { signal });
       } catch (error) {
+        signal.throwIfAborted();
         if (error instanceof CsvError) {
           throw createFieldError('file', `The file is not valid CSV: ${error.message}`);
         }
@@ -140,7 +257,9 @@ export function createLocationImportService({
         layout,
         mayRepeat,
         tagNames: [...tags.names.values()],
+        signal,
       });
+      signal.throwIfAborted();
 
       const result = { created: applied.created, updated: applied.updated, skipped, error_count: skipped };
       const processId = await processes.create(
@@ -170,9 +289,7 @@ export function createLocationImportService({
         tx,
       );
       return { created: result.created, updated: result.updated, skipped, errors, process_id: processId };
-    });
-    await changes.workspaceChanged(input.workspaceId);
-    return result;
+    }
   }
 
   return { importCsv };

@@ -3,7 +3,7 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendList } from '../../lib/http.ts';
+import { sendStreamedList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
@@ -32,7 +32,10 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
     },
     async (request, reply) => {
       const { limit, offset, ...filter } = request.query;
-      return sendList(reply, await service.list(scope.actor(request), filter, toPage({ limit, offset })));
+      return sendStreamedList(
+        reply,
+        await service.streamList(scope.actor(request), filter, toPage({ limit, offset })),
+      );
     },
   );
 

@@ -2,7 +2,7 @@
 // (decisions §5). Every write of one request runs in one transaction.
 import type { Database, Transaction } from '../../db/client.ts';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
-import type { Listed, Page } from '../../lib/pagination.ts';
+import type { Listed, Page, StreamedList } from '../../lib/pagination.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
 import { createFinderNotFoundError } from '../finders/finders.errors.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
@@ -91,23 +91,37 @@ export function createLocationsService({
     return found;
   }
 
+  /** The filter of a list, once the actor is known to reach the workspace and the finder. */
+  async function listFilter(actor: Actor, query: { workspace_id?: number; finder_id?: number }) {
+    const filter: LocationFilter = { actor };
+    if (query.workspace_id !== undefined) {
+      await assertWorkspaceAccess(db, actor, query.workspace_id);
+      filter.workspaceId = query.workspace_id;
+    }
+    if (query.finder_id !== undefined) {
+      const finder = await finders.findAccessibleRef(actor, query.finder_id);
+      if (!finder) throw createFinderNotFoundError();
+      filter.finder = finder;
+    }
+    return filter;
+  }
+
   return {
+    /** The list as JSON texts, streamed in batches (lib/pagination.ts streamList). */
+    async streamList(
+      actor: Actor,
+      query: { workspace_id?: number; finder_id?: number },
+      page: Page,
+    ): Promise<StreamedList> {
+      return locations.streamList(await listFilter(actor, query), page);
+    },
+
     async list(
       actor: Actor,
       query: { workspace_id?: number; finder_id?: number },
       page: Page,
     ): Promise<Listed<LocationPayload>> {
-      const filter: LocationFilter = { actor };
-      if (query.workspace_id !== undefined) {
-        await assertWorkspaceAccess(db, actor, query.workspace_id);
-        filter.workspaceId = query.workspace_id;
-      }
-      if (query.finder_id !== undefined) {
-        const finder = await finders.findAccessibleRef(actor, query.finder_id);
-        if (!finder) throw createFinderNotFoundError();
-        filter.finder = finder;
-      }
-      return locations.list(filter, page);
+      return locations.list(await listFilter(actor, query), page);
     },
 
     async get(actor: Actor, id: number): Promise<LocationPayload> {

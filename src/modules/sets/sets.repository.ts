@@ -2,7 +2,7 @@
 // of a workspace the actor cannot reach is indistinguishable from a missing one.
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
 import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type SetRow, setsTable } from './sets.table.ts';
 
@@ -12,6 +12,16 @@ export function createSetsRepository(db: Executor) {
 
   return {
     /** The actor's sets, of one workspace when `workspaceId` is given; `total` when paged. */
+    /** The same list, streamed in batches (lib/pagination.ts streamTable). */
+    streamList(actor: Actor, workspaceId: number | undefined, page: Page): Promise<StreamedList<SetRow>> {
+      return streamTable<SetRow>(
+        db,
+        setsTable,
+        listedWorkspace(setsTable.workspaceId, actor, workspaceId),
+        page,
+      );
+    },
+
     async list(
       actor: Actor,
       workspaceId: number | undefined,

@@ -1,7 +1,7 @@
 // Sets (Categories) of a workspace: members of the workspace read and write them; the admin
 // area acts across every workspace (decisions §5, §8). Deleting a set removes its links only.
 import type { Database } from '../../db/client.ts';
-import type { Listed, Page } from '../../lib/pagination.ts';
+import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -18,7 +18,17 @@ interface SetsServiceDeps {
 
 export function createSetsService({ db, sets, changes }: SetsServiceDeps) {
   return {
-    /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
+    /** The list, streamed in batches (lib/pagination.ts streamList). A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
+    async streamList(
+      actor: Actor,
+      workspaceId: number | undefined,
+      page: Page,
+    ): Promise<StreamedList<SetPayload>> {
+      if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
+      const list = await sets.streamList(actor, workspaceId, page);
+      return { ...list, first: list.first.map(toSetPayload), rest: mapBatches(list.rest, toSetPayload) };
+    },
+
     async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<SetPayload>> {
       if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
       const { rows, total } = await sets.list(actor, workspaceId, page);

@@ -3,7 +3,7 @@
 // `findOrCreateTagsByName` is the set-based lookup the locations module and CSV import use.
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import { countWhere, fetchPage, type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
 import { slugify } from '../../lib/slug.ts';
 import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type TagRow, tagsTable } from './tags.table.ts';
@@ -57,6 +57,16 @@ export function createTagsRepository(db: Executor) {
 
   return {
     /** The actor's tags, of one workspace when `workspaceId` is given; `total` when paged. */
+    /** The same list, streamed in batches (lib/pagination.ts streamTable). */
+    streamList(actor: Actor, workspaceId: number | undefined, page: Page): Promise<StreamedList<TagRow>> {
+      return streamTable<TagRow>(
+        db,
+        tagsTable,
+        listedWorkspace(tagsTable.workspaceId, actor, workspaceId),
+        page,
+      );
+    },
+
     async list(
       actor: Actor,
       workspaceId: number | undefined,

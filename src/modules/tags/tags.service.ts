@@ -3,7 +3,7 @@
 // the unique index decides, so two concurrent creates cannot both win; the error handler
 // answers its violation as 422 `errors.name` (src/db/unique-constraints.ts).
 import type { Database } from '../../db/client.ts';
-import type { Listed, Page } from '../../lib/pagination.ts';
+import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -20,7 +20,17 @@ interface TagsServiceDeps {
 
 export function createTagsService({ db, tags, changes }: TagsServiceDeps) {
   return {
-    /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
+    /** The list, streamed in batches (lib/pagination.ts streamList). A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
+    async streamList(
+      actor: Actor,
+      workspaceId: number | undefined,
+      page: Page,
+    ): Promise<StreamedList<TagPayload>> {
+      if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
+      const list = await tags.streamList(actor, workspaceId, page);
+      return { ...list, first: list.first.map(toTagPayload), rest: mapBatches(list.rest, toTagPayload) };
+    },
+
     async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<TagPayload>> {
       if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
       const { rows, total } = await tags.list(actor, workspaceId, page);

@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendList } from '../../lib/http.ts';
+import { renderWith, sendStreamedList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { requireRole } from '../../plugins/guards.ts';
@@ -32,7 +32,12 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(adminUserPayloadSchema) },
       },
     },
-    async (request, reply) => sendList(reply, await service.list(request.query, toPage(request.query))),
+    async (request, reply) =>
+      sendStreamedList(
+        reply,
+        await service.streamList(request.query, toPage(request.query)),
+        renderWith(adminUserPayloadSchema),
+      ),
   );
 
   app.get(

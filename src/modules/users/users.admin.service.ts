@@ -3,7 +3,7 @@
 // rule of its own: the service never loses its last admin, by demotion or by deletion.
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
-import type { Listed, Page } from '../../lib/pagination.ts';
+import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import {
   type AdminUserPayload,
   type AdminUsersQuery,
@@ -61,20 +61,29 @@ export function createAdminUsersService({ db, users, accounts }: AdminUsersServi
     return (await users.update(id, values, tx))!;
   }
 
+  const listFilter = (query: AdminUsersQuery) => ({
+    q: query.q || undefined,
+    role: query.role,
+    subscriptionStatus: query.subscription_status,
+    subscriptionTier: query.subscription_tier,
+    includeDeleted: query.include_deleted,
+  });
+
   return {
     /** Ordered by id. Without `include_deleted`, soft-deleted users are left out. */
     async list(query: AdminUsersQuery, page: Page): Promise<Listed<AdminUserPayload>> {
-      const { rows, total } = await users.list(
-        {
-          q: query.q || undefined,
-          role: query.role,
-          subscriptionStatus: query.subscription_status,
-          subscriptionTier: query.subscription_tier,
-          includeDeleted: query.include_deleted,
-        },
-        page,
-      );
+      const { rows, total } = await users.list(listFilter(query), page);
       return { items: rows.map(toAdminUserPayload), total };
+    },
+
+    /** The same list, streamed in batches (lib/pagination.ts streamList). */
+    async streamList(query: AdminUsersQuery, page: Page): Promise<StreamedList<AdminUserPayload>> {
+      const list = await users.streamList(listFilter(query), page);
+      return {
+        ...list,
+        first: list.first.map(toAdminUserPayload),
+        rest: mapBatches(list.rest, toAdminUserPayload),
+      };
     },
 
     async get(id: number): Promise<AdminUserPayload> {

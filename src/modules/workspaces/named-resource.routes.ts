@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
-import { sendList } from '../../lib/http.ts';
+import { renderWith, sendStreamedList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
@@ -44,9 +44,10 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
         },
       },
       async (request, reply) =>
-        sendList(
+        sendStreamedList(
           reply,
-          await service.list(scope.actor(request), request.query.workspace_id, toPage(request.query)),
+          await service.streamList(scope.actor(request), request.query.workspace_id, toPage(request.query)),
+          renderWith(resource.schema),
         ),
     );
 
