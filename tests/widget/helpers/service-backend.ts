@@ -19,7 +19,6 @@ import { createDeps, type Deps } from '../../../src/deps.ts';
 import { analyticsEventsTable } from '../../../src/modules/analytics/analytics.table.ts';
 import { findersTable } from '../../../src/modules/finders/finders.table.ts';
 import type { FinderPayload } from '../../../src/widget/types.ts';
-import { TEST_APP_KEY, TEST_JWT_SECRET } from '../../helpers/app.ts';
 
 export interface StageFinder {
   payload: FinderPayload;
@@ -129,6 +128,11 @@ async function startPhotonFake(places: Place[]) {
   };
 }
 
+// Its own secrets rather than tests/helpers/app.ts's: that module reaches vitest's provided
+// context, which the benchmark (scripts/bench-widget-ui.ts, built by `npm run build`) lacks.
+const JWT_SECRET = 'widget-stage-jwt-secret-long-enough-for-hs256';
+const APP_KEY = Buffer.alloc(32, 9).toString('base64');
+
 /** A migrated database of the caller's, dropped by close(). */
 export interface StageDatabase {
   url: string;
@@ -155,8 +159,8 @@ export async function startServiceBackend(options: {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATABASE_URL: database.url,
-    JWT_SECRET: TEST_JWT_SECRET,
-    APP_KEY: TEST_APP_KEY,
+    JWT_SECRET,
+    APP_KEY,
     APP_URL: base,
     PHOTON_URL: photon.url,
     WIDGET_DIR: options.widgetDir,
