@@ -16,7 +16,7 @@ import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
 import { createAiImportApplyService } from './modules/ai-imports/ai-imports.apply.service.ts';
 import { createAiImportJobs } from './modules/ai-imports/ai-imports.jobs.ts';
-import { createDraftingModel } from './modules/ai-imports/ai-imports.model.ts';
+import { createDraftingModel, type DraftingModel } from './modules/ai-imports/ai-imports.model.ts';
 import { createAiImportsRepository } from './modules/ai-imports/ai-imports.repository.ts';
 import { createAiImportsService } from './modules/ai-imports/ai-imports.service.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
@@ -94,6 +94,7 @@ interface ServiceDeps {
   redis: GuardedRedis | undefined;
   storage: Storage;
   logger: Logger;
+  model: DraftingModel;
 }
 
 function createServices({
@@ -106,6 +107,7 @@ function createServices({
   logger,
   mailer,
   secretBox,
+  model,
 }: ServiceDeps) {
   // Stored files of deleted rows go after the commit, best effort: a leftover object costs
   // storage, never a failed request.
@@ -188,8 +190,6 @@ function createServices({
   const mapping = createMappingRepository(db);
   const locationImports = createLocationImportRepository();
   const aiImports = createAiImportsRepository(db);
-  // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (decisions §6).
-  const model = createDraftingModel(config.openai);
   const processesRepository = createProcessesRepository(db);
   const processes = createProcessesService({
     db,
@@ -331,7 +331,9 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
+  // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (decisions §6).
+  const model = await createDraftingModel(config.openai);
   const secretBox = new SecretBox(config.appKey);
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
@@ -350,6 +352,7 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     logger,
     mailer,
     secretBox,
+    model,
   });
 
   return {

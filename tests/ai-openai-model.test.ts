@@ -340,13 +340,17 @@ describe('the fake refuses what the real API refuses', () => {
 });
 
 describe('createDraftingModel', () => {
-  it('is the built-in parser without a key', () => {
-    const model = createDraftingModel({ apiKey: undefined, baseUrl: undefined, model: 'gpt-4o-mini' });
+  it('is the built-in parser without a key', async () => {
+    const model = await createDraftingModel({ apiKey: undefined, baseUrl: undefined, model: 'gpt-4o-mini' });
     expect(model.name).toBe('builtin-parser');
   });
 
   it('is the openai client with a key: named after the model, with a dated prompt version', async () => {
-    const model = createDraftingModel({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, model: 'gpt-4.1-mini' });
+    const model = await createDraftingModel({
+      apiKey: fake.apiKey,
+      baseUrl: fake.baseUrl,
+      model: 'gpt-4.1-mini',
+    });
     expect(model.name).toBe('gpt-4.1-mini');
     expect(model.promptVersion).toBe(OPENAI_PROMPT_VERSION);
     expect(OPENAI_PROMPT_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}$/);

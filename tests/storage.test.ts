@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectImageType } from '../src/lib/images.ts';
+import { createS3Storage } from '../src/lib/storage/s3.storage.ts';
 import {
   createLocalStorage,
-  createS3Storage,
   createStorage,
   InvalidStorageKeyError,
   type Storage,
@@ -235,8 +235,8 @@ describe('createStorage', () => {
       secretAccessKey: 's',
       forcePathStyle: true,
     };
-    const local = createStorage({ driver: 'local', dir: tempDir('pick-'), cdnUrl: CDN_URL, s3 });
-    const remote = createStorage({ driver: 's3', dir: tempDir('pick-'), cdnUrl: CDN_URL, s3 });
+    const local = await createStorage({ driver: 'local', dir: tempDir('pick-'), cdnUrl: CDN_URL, s3 });
+    const remote = await createStorage({ driver: 's3', dir: tempDir('pick-'), cdnUrl: CDN_URL, s3 });
     expect(local.driver).toBe('local');
     expect(remote.driver).toBe('s3');
     await local.close();

@@ -3,7 +3,8 @@
 // hung request or a 500: every command is bounded, nothing is queued while the connection is
 // down, and callers that can do without Redis go through `run`, which falls back at once,
 // logs one warning per outage (not one per request) and uses Redis again when it answers.
-import { Redis } from 'ioredis';
+// ioredis (about 20 MB of a process's memory) is loaded only when REDIS_URL is set.
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
@@ -40,6 +41,7 @@ export interface GuardedRedis {
 
 /** Connects, waiting at most the connect timeout: an unreachable Redis must not hold up the start. */
 export async function connectRedis(url: string, logger: Logger): Promise<GuardedRedis> {
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: CONNECT_TIMEOUT_MS,
