@@ -1,9 +1,9 @@
 // The widget payload of a finder (src/widget/types.ts FinderPayload) and its publish history.
-// The document is built from three set-based statements, whatever the number of locations (no
-// query per location): the finder, its locations' plain columns, and their tag and set links
-// with the tags and sets they name. They run side by side; Node assembles the JSON text with
-// every object's keys written in alphabetical order, so the same content always gives the same
-// bytes and the same SHA-1 (no generic sort, no parse and re-serialise of the big part).
+// The document is built from two set-based statements, whatever the number of locations (no
+// query per location), sent together: the finder with the tags and sets its locations carry,
+// and the locations' plain columns with their tag and set ids. Node writes the JSON text with
+// every object's keys in alphabetical order, so the same content always gives the same bytes
+// and the same SHA-1 (no generic sort, no parse and re-serialise of the big part).
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
@@ -65,17 +65,33 @@ interface FinderRow extends Record<string, unknown> {
   settings: string;
   advanced_refinements: string;
   custom_fields: string;
+  /** JSON text: the tags `{id, name, slug}` and sets `{id, name}` the locations carry, by name, id. */
+  tags: string;
+  sets: string;
 }
 
-/** The finder and its workspace's custom field definitions `{label, name, options, type}`. */
-export const finderStatement = (token: string) => sql`
+/**
+ * The finder, its workspace's custom field definitions `{label, name, options, type}`, and the
+ * tags and sets its locations carry, ordered by the server (its collation decides).
+ */
+export const finderStatement = (token: string) => sql`${finderAndLocationIds(token)}
 select f.id, f.workspace_id, f.map_id, f.name, f.token, f.authorized_urls,
   f.settings::text as settings, f.advanced_refinements::text as advanced_refinements,
   coalesce((
     select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
       order by d.sort_order, d.id)
-    from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json)::text as custom_fields
-from finders f where f.token = ${token}`;
+    from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json)::text as custom_fields,
+  coalesce((
+    select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
+    from tags t where t.id in (
+      select lt.tag_id from location_tags lt join ids on ids.location_id = lt.location_id)),
+    '[]'::json)::text as tags,
+  coalesce((
+    select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
+    from sets s where s.id in (
+      select ls.set_id from location_sets ls join ids on ids.location_id = ls.location_id)),
+    '[]'::json)::text as sets
+from f`;
 
 interface LocationRow extends Record<string, unknown> {
   id: number;
@@ -97,6 +113,9 @@ interface LocationRow extends Record<string, unknown> {
   title: string | null;
   website: string | null;
   zip: string | null;
+  /** Comma-separated ids of the location's tags and sets, or null for none. */
+  tag_ids: string | null;
+  set_ids: string | null;
 }
 
 /** Exported for scripts/bench-widget.ts (EXPLAIN). */
@@ -119,46 +138,10 @@ select loc.id, loc.pos, loc.workspace_id, loc.address, loc.city, loc.country,
     else loc.custom_values - array(select jsonb_object_keys(loc.custom_values - coalesce(wdefs.names, '{}')))
   end::text as custom_fields,
   loc.description, loc.email, loc.image_url, loc.lat::text as lat, loc.lng::text as lng, loc.phone,
-  loc.state, loc.title, loc.website, loc.zip
+  loc.state, loc.title, loc.website, loc.zip,
+  (select string_agg(lt.tag_id::text, ',') from location_tags lt where lt.location_id = loc.id) as tag_ids,
+  (select string_agg(ls.set_id::text, ',') from location_sets ls where ls.location_id = loc.id) as set_ids
 from loc left join wdefs on wdefs.workspace_id = loc.workspace_id`;
-
-const TAG_LINK = 0;
-const TAG = 1;
-const SET_LINK = 2;
-const SET = 3;
-
-interface LinkRow extends Record<string, unknown> {
-  kind: number;
-  /** The linked location (links), or null (tags and sets). */
-  location_id: number | null;
-  /** The tag or set id. */
-  ref_id: number;
-  /** Tags and sets: their place by name, then id (the server's collation decides). */
-  rank: number | null;
-  name: string | null;
-  slug: string | null;
-}
-
-/** Tag and set links of the locations, with the tags and sets they name, ranked by name, id. */
-export const linksStatement = (token: string) => sql`${finderAndLocationIds(token)},
-tl as materialized (
-  -- "+ 0": the CTE's row count is a guess (200), which would pick one index probe per
-  -- location; a hash join over location_tags is several times faster at thousands.
-  select lt.location_id, lt.tag_id from location_tags lt join ids on ids.location_id + 0 = lt.location_id
-),
-sl as materialized (
-  select ls.location_id, ls.set_id from location_sets ls join ids on ids.location_id + 0 = ls.location_id
-)
-select ${TAG_LINK}::int as kind, location_id, tag_id as ref_id, null::int as rank, null::text as name, null::text as slug
-from tl
-union all
-select ${TAG}, null, t.id, (row_number() over (order by t.name, t.id))::int, t.name, t.slug
-from tags t where t.id in (select tag_id from tl)
-union all
-select ${SET_LINK}, location_id, set_id, null, null, null from sl
-union all
-select ${SET}, null, s.id, (row_number() over (order by s.name, s.id))::int, s.name, null
-from sets s where s.id in (select set_id from sl)`;
 
 /** Own locations in their sort_order first, then the others; ties and the rest by id. */
 const byPayloadOrder = (a: LocationRow, b: LocationRow) => {
@@ -198,38 +181,19 @@ const NO_SLUGS: string[] = [];
 
 const byNumber = (a: number, b: number) => a - b;
 
-interface Ranked {
-  rank: number;
-  json: string;
-}
-
 const run = <T>(tx: Executor, statement: SQL) => tx.execute(statement) as unknown as Promise<T[]>;
 
-/** The payload document from the three statements' rows. */
-function assemble(finder: FinderRow, locations: LocationRow[], links: LinkRow[]): string {
-  const tags = new Map<number, Ranked & { slug: string }>();
-  const sets = new Map<number, Ranked>();
-  const tagsOf = new Map<number, number[]>();
-  const setsOf = new Map<number, number[]>();
-  for (const row of links) {
-    if (row.kind === TAG_LINK || row.kind === SET_LINK) {
-      const into = row.kind === TAG_LINK ? tagsOf : setsOf;
-      const list = into.get(row.location_id!);
-      if (list) list.push(row.ref_id);
-      else into.set(row.location_id!, [row.ref_id]);
-    } else if (row.kind === TAG) {
-      tags.set(row.ref_id, {
-        rank: row.rank!,
-        slug: row.slug!,
-        json: `{"id":${row.ref_id},"name":${text(row.name)},"slug":${text(row.slug)}}`,
-      });
-    } else {
-      sets.set(row.ref_id, { rank: row.rank!, json: `{"id":${row.ref_id},"name":${text(row.name)}}` });
-    }
-  }
+const ids = (list: string | null) => (list === null ? NO_IDS : list.split(',').map(Number));
+
+/** The payload document from the two statements' rows. */
+function assemble(finder: FinderRow, locations: LocationRow[]): string {
+  const tags = JSON.parse(finder.tags) as Array<{ id: number; name: string; slug: string }>;
+  const sets = JSON.parse(finder.sets) as Array<{ id: number; name: string }>;
+  /** Place of each tag in the name, id order; its slug. */
+  const tagRank = new Map(tags.map((tag, i) => [tag.id, i]));
   const usedTags = new Set<number>();
   const usedSets = new Set<number>();
-  const byRank = (a: number, b: number) => tags.get(a)!.rank - tags.get(b)!.rank;
+  const byRank = (a: number, b: number) => tagRank.get(a)! - tagRank.get(b)!;
   locations.sort(byPayloadOrder);
   // One JSON.stringify of objects whose keys are written in alphabetical order; custom values
   // (jsonb text, kept byte for byte) go in afterwards in place of a mark. A mark cannot occur
@@ -239,15 +203,15 @@ function assemble(finder: FinderRow, locations: LocationRow[], links: LinkRow[])
   for (let i = 0; i < locations.length; i++) {
     const l = locations[i]!;
     let tagSlugs = NO_SLUGS;
-    const tagIds = tagsOf.get(l.id);
-    if (tagIds) {
+    if (l.tag_ids !== null) {
+      const tagIds = ids(l.tag_ids);
       if (tagIds.length > 1) tagIds.sort(byRank);
       tagSlugs = tagIds.map((id) => {
         usedTags.add(id);
-        return tags.get(id)!.slug;
+        return tags[tagRank.get(id)!]!.slug;
       });
     }
-    const setIds = setsOf.get(l.id) ?? NO_IDS;
+    const setIds = ids(l.set_ids);
     if (setIds.length > 1) setIds.sort(byNumber);
     for (const id of setIds) usedSets.add(id);
     let lat: number | null = null;
@@ -291,18 +255,16 @@ function assemble(finder: FinderRow, locations: LocationRow[], links: LinkRow[])
     parts[2 * i - 1] = `"custom_fields":${locations[i - 1]!.custom_fields}`;
     parts[2 * i] = pieces[i]!;
   }
-  const listed = (all: Map<number, Ranked>, used: Set<number>) =>
-    [...used]
-      .map((id) => all.get(id)!)
-      .sort((a, b) => a.rank - b.rank)
-      .map((entry) => entry.json)
-      .join(',');
+  // Tags and sets the listed locations carry (the server's lists may hold one more when a
+  // write landed between the two statements).
+  const listedTags = JSON.stringify(tags.filter((tag) => usedTags.has(tag.id)));
+  const listedSets = JSON.stringify(sets.filter((set) => usedSets.has(set.id)));
   return (
     `{"advanced_refinements":${compact(finder.advanced_refinements)},` +
     `"custom_fields":${compact(finder.custom_fields)},"id":${finder.id},` +
     `"locations":[${parts.join('')}],"name":${text(finder.name)},` +
-    `"sets":[${listed(sets, usedSets)}],"settings":${compact(finder.settings)},` +
-    `"tags":[${listed(tags, usedTags)}],"token":${text(finder.token)}}`
+    `"sets":${listedSets},"settings":${compact(finder.settings)},` +
+    `"tags":${listedTags},"token":${text(finder.token)}}`
   );
 }
 
@@ -327,18 +289,17 @@ export function createFinderPayloadRepository(db: Executor) {
     },
 
     /**
-     * The payload of the finder with this token; undefined for an unknown token. Three
+     * The payload of the finder with this token; undefined for an unknown token. Two
      * statements whatever the number of locations, sent together.
      */
     async build(token: string, tx: Executor = db): Promise<BuiltPayload | undefined> {
-      const [finders, locations, links] = await Promise.all([
+      const [finders, locations] = await Promise.all([
         run<FinderRow>(tx, finderStatement(token)),
         run<LocationRow>(tx, locationsStatement(token)),
-        run<LinkRow>(tx, linksStatement(token)),
       ]);
       const finder = finders[0];
       if (!finder) return undefined;
-      const json = assemble(finder, locations, links);
+      const json = assemble(finder, locations);
       return {
         finderId: finder.id,
         workspaceId: finder.workspace_id,
