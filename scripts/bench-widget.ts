@@ -2,7 +2,7 @@
 // 10,000 locations (two tags, a set and four custom values each; reached through its own list,
 // its backing map and the map's set, so the union and de-duplication run) and one with 100,000,
 // straight into the database. Prints, in one run:
-// - the cold payload build (two statements side by side, median of 9) and the compression of a cache fill;
+// - the cold payload build (one statement, median of 9) and the compression of a cache fill;
 // - the payload's bytes raw, gzip and br;
 // - cached requests/s of GET /api/ext/finders/details/{key} (br) at 50 connections (autocannon,
 //   in a child process, against the listening app) beside a bare node:http server sending the
@@ -29,8 +29,8 @@ import { createDeps } from '../src/deps.ts';
 import { randomToken } from '../src/lib/crypto.ts';
 import { precompress } from '../src/modules/finders/finders.payload.cache.ts';
 import {
+  buildStatement,
   createFinderPayloadRepository,
-  locationsStatement,
 } from '../src/modules/finders/finders.payload.repository.ts';
 
 const CONNECTIONS = 50;
@@ -202,13 +202,13 @@ async function main() {
     const variants = await precompress(json);
     if (process.env.BENCH_EXPLAIN) {
       const plan = (await deps.db.execute(
-        sql`explain (analyze, buffers) ${locationsStatement(token10k)}`,
+        sql`explain (analyze, buffers) ${buildStatement(token10k)}`,
       )) as unknown as Array<Record<string, string>>;
       for (const row of plan) console.log(Object.values(row)[0]);
     }
     const count = (JSON.parse(json) as { locations: unknown[] }).locations.length;
     console.log(`\npayload of ${count.toLocaleString('en')} locations`);
-    console.log(`  cold build (two statements):     median ${ms(median(builds))} of 9`);
+    console.log(`  cold build (one statement):      median ${ms(median(builds))} of 9`);
     console.log(`  compression of a fill (gzip+br): median ${ms(median(fills))} of 9`);
     console.log(
       `  bytes: raw ${variants.identity.length.toLocaleString('en')} (${kb(variants.identity.length)}), gzip ${variants.gzip.length.toLocaleString('en')} (${kb(variants.gzip.length)}), br ${variants.br.length.toLocaleString('en')} (${kb(variants.br.length)})`,

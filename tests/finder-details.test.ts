@@ -232,7 +232,7 @@ describe('queries', () => {
       expect(a.locations).toBe(10);
       expect(b.locations).toBe(500);
       expect(b.queries).toBe(a.queries);
-      expect(a.queries).toBe(3);
+      expect(a.queries).toBe(2);
     } finally {
       await client.end();
     }
