@@ -2,7 +2,7 @@
 // 10,000 locations (two tags, a set and four custom values each; reached through its own list,
 // its backing map and the map's set, so the union and de-duplication run) and one with 100,000,
 // straight into the database. Prints, in one run:
-// - the cold payload build (one statement, median of 5) and the compression of a cache fill;
+// - the cold payload build (one statement, median of 9) and the compression of a cache fill;
 // - the payload's bytes raw, gzip and br;
 // - cached requests/s of GET /api/ext/finders/details/{key} (br) at 50 connections (autocannon,
 //   in a child process, against the listening app) beside a bare node:http server sending the
