@@ -7,17 +7,15 @@
 //
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { createDatabase } from '../src/db/client.ts';
-import { startCluster } from '../src/db/embedded.ts';
-import { runMigrations } from '../src/db/migrate.ts';
 import { createAnalyticsRepository, reportQueries } from '../src/modules/analytics/analytics.repository.ts';
 import { createAnalyticsService, reportWindow } from '../src/modules/analytics/analytics.service.ts';
 import { createFindersRepository } from '../src/modules/finders/finders.repository.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3_000_000);
 const FINDERS = 50;
@@ -48,26 +46,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-analytics-'));
-  let stopCluster: (() => Promise<void>) | undefined;
-  let serverUrl: string;
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    serverUrl = url.toString().replace(/\/$/, '');
-  } else {
-    chmodSync(work, 0o755);
-    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
-    serverUrl = cluster.serverUrl;
-    stopCluster = cluster.stop;
-  }
-  const name = `lf_bench_analytics_${process.pid}`;
-  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const databaseUrl = `${serverUrl}/${name}`;
+  const bench = await openBenchDatabase(work, `lf_bench_analytics_${process.pid}`);
+  const databaseUrl = bench.url;
   const database = createDatabase(databaseUrl, { max: 4 });
 
   try {
-    await runMigrations(databaseUrl);
     const { sql: raw, db } = database;
     const [workspace] = await raw<
       { id: number }[]
@@ -148,9 +131,7 @@ async function main() {
     }
   } finally {
     await database.close();
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-    await stopCluster?.();
+    await bench.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

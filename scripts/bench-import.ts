@@ -20,12 +20,11 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { startCluster } from '../src/db/embedded.ts';
-import { runMigrations } from '../src/db/migrate.ts';
 import { createDeps } from '../src/deps.ts';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
 import { createUsersRepository } from '../src/modules/users/users.repository.ts';
 import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const TAGS = ['drive-thru', 'open late', 'parking', 'wifi', 'wheelchair access', 'atm', 'pharmacy', 'bakery'];
@@ -72,26 +71,10 @@ class Rollback extends Error {}
 
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-'));
-  let stopCluster: (() => Promise<void>) | undefined;
-  let serverUrl: string;
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    serverUrl = url.toString().replace(/\/$/, '');
-  } else {
-    const { chmodSync } = await import('node:fs');
-    chmodSync(work, 0o755);
-    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
-    serverUrl = cluster.serverUrl;
-    stopCluster = cluster.stop;
-  }
-  const database = `lf_bench_${process.pid}`;
-  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  const databaseUrl = `${serverUrl}/${database}`;
+  const bench = await openBenchDatabase(work, `lf_bench_${process.pid}`);
+  const databaseUrl = bench.url;
 
   try {
-    await runMigrations(databaseUrl);
     const config = loadConfig({
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
@@ -244,9 +227,7 @@ async function main() {
     await app.close();
     await deps.close();
   } finally {
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
-    await stopCluster?.();
+    await bench.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -13,11 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../src/config.ts';
-import { startCluster } from '../src/db/embedded.ts';
-import { runMigrations } from '../src/db/migrate.ts';
 import { createDeps } from '../src/deps.ts';
 import { createUsersRepository } from '../src/modules/users/users.repository.ts';
 import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 100_000);
 const JWT_SECRET = 'bench-secret-that-is-long-enough-for-hs256-signing';
@@ -64,25 +63,11 @@ function resetPeak(pid: number) {
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-lists-'));
   chmodSync(work, 0o755);
-  let stopCluster: (() => Promise<void>) | undefined;
-  let serverUrl: string;
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    serverUrl = url.toString().replace(/\/$/, '');
-  } else {
-    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
-    serverUrl = cluster.serverUrl;
-    stopCluster = cluster.stop;
-  }
-  const database = `lf_bench_lists_${process.pid}`;
-  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  const databaseUrl = `${serverUrl}/${database}`;
+  const bench = await openBenchDatabase(work, `lf_bench_lists_${process.pid}`);
+  const databaseUrl = bench.url;
   let child: ChildProcess | undefined;
 
   try {
-    await runMigrations(databaseUrl);
     const env = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
@@ -209,9 +194,7 @@ async function main() {
       child.kill('SIGTERM');
       await exited;
     }
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
-    await stopCluster?.();
+    await bench.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

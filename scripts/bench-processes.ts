@@ -16,10 +16,8 @@ import { Agent } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import postgres from 'postgres';
 import { loadConfig } from '../src/config.ts';
-import { freePort, startCluster } from '../src/db/embedded.ts';
-import { runMigrations } from '../src/db/migrate.ts';
+import { freePort } from '../src/db/embedded.ts';
 import { createDeps } from '../src/deps.ts';
 import { normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';
 import { createAiImportsRepository } from '../src/modules/ai-imports/ai-imports.repository.ts';
@@ -30,6 +28,7 @@ import { createUsersRepository } from '../src/modules/users/users.repository.ts'
 import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
 import { FAKE_KEYS, startFakeProviders } from '../tests/fakes/providers.ts';
 import { openSse, type SseConnection } from '../tests/helpers/sse.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
@@ -58,27 +57,15 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-processes-'));
   chmodSync(work, 0o755);
-  let stopCluster: (() => Promise<void>) | undefined;
-  let serverUrl: string;
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    serverUrl = url.toString().replace(/\/$/, '');
-  } else {
-    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
-    serverUrl = cluster.serverUrl;
-    stopCluster = cluster.stop;
-  }
   const database = `lf_bench_processes_${process.pid}`;
-  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  const databaseUrl = `${serverUrl}/${database}`;
+  const bench = await openBenchDatabase(work, database);
+  const { admin } = bench;
+  const databaseUrl = bench.url;
   const providers = await startFakeProviders();
   let api: ReturnType<typeof spawn> | undefined;
   const streams: SseConnection[] = [];
 
   try {
-    await runMigrations(databaseUrl);
     const env = {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
@@ -321,9 +308,7 @@ async function main() {
       await new Promise((resolve) => api!.once('exit', resolve));
     }
     await providers.close();
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
-    await stopCluster?.();
+    await bench.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -7,18 +7,16 @@
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL. BENCH_LOCATIONS changes the size, BENCH_RUNS the number of page loads
 // (median printed).
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import postgres from 'postgres';
-import { startCluster } from '../src/db/embedded.ts';
-import { runMigrations } from '../src/db/migrate.ts';
 import { LIST_RENDERED_MARK, MAP_RENDERED_MARK, READY_EVENT } from '../src/widget/marks.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage } from '../tests/widget/helpers/browser.ts';
-import { type StageDatabase, startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
+import { startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { buildWidget, measureWidget } from './build-widget.ts';
 
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 10_000);
@@ -90,34 +88,6 @@ function customerPage(scriptUrl: string, token: string): string {
 <script src="${scriptUrl}" data-finder="${token}" async></script></body></html>`;
 }
 
-/** A migrated throwaway database: on DATABASE_URL's server, else on an embedded PostgreSQL. */
-async function throwawayDatabase(work: string): Promise<StageDatabase> {
-  let serverUrl: string;
-  let stopCluster: (() => Promise<void>) | undefined;
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    serverUrl = url.toString().replace(/\/$/, '');
-  } else {
-    chmodSync(work, 0o755);
-    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
-    serverUrl = cluster.serverUrl;
-    stopCluster = cluster.stop;
-  }
-  const name = `lf_bench_widget_ui_${process.pid}`;
-  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await runMigrations(`${serverUrl}/${name}`);
-  return {
-    url: `${serverUrl}/${name}`,
-    async drop() {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-      await stopCluster?.();
-    },
-  };
-}
-
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-'));
   await buildWidget(dir);
@@ -131,7 +101,10 @@ async function main() {
   const backend = await startServiceBackend({
     widgetDir: dir,
     dataDir: path.join(dir, 'data'),
-    database: await throwawayDatabase(dir),
+    database: await openBenchDatabase(dir, `lf_bench_widget_ui_${process.pid}`).then((db) => ({
+      url: db.url,
+      drop: db.close,
+    })),
     finders: [{ payload, published: true }],
     places: PLACES,
     seedConcurrency: 8,

@@ -14,17 +14,15 @@
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { startCluster } from '../src/db/embedded.ts';
-import { runMigrations } from '../src/db/migrate.ts';
 import { createDeps } from '../src/deps.ts';
 import { randomToken } from '../src/lib/crypto.ts';
 import { precompress } from '../src/modules/finders/finders.payload.cache.ts';
@@ -32,6 +30,7 @@ import {
   buildStatement,
   createFinderPayloadRepository,
 } from '../src/modules/finders/finders.payload.repository.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -134,26 +133,11 @@ function cannon(url: string, headers: Record<string, string>): Promise<CannonRes
 
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-'));
-  let stopCluster: (() => Promise<void>) | undefined;
-  let serverUrl: string;
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    serverUrl = url.toString().replace(/\/$/, '');
-  } else {
-    chmodSync(work, 0o755);
-    const cluster = await startCluster({ databaseDir: path.join(work, 'cluster'), persistent: false });
-    serverUrl = cluster.serverUrl;
-    stopCluster = cluster.stop;
-  }
-  const name = `lf_bench_widget_${process.pid}`;
-  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const databaseUrl = `${serverUrl}/${name}`;
+  const bench = await openBenchDatabase(work, `lf_bench_widget_${process.pid}`);
+  const databaseUrl = bench.url;
   const closers: Array<() => Promise<void>> = [];
 
   try {
-    await runMigrations(databaseUrl);
     const env = {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
@@ -312,9 +296,7 @@ async function main() {
     console.log(`\npeak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   } finally {
     for (const close of closers) await close().catch(() => {});
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-    await stopCluster?.();
+    await bench.close();
     rmSync(work, { recursive: true, force: true });
   }
 }
