@@ -8,11 +8,11 @@
 // embedded PostgreSQL.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../src/config.ts';
+import { freePort } from '../src/db/embedded.ts';
 import { createDeps } from '../src/deps.ts';
 import { createUsersRepository } from '../src/modules/users/users.repository.ts';
 import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
@@ -24,18 +24,6 @@ const APP_KEY = Buffer.alloc(32, 1).toString('base64');
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Peak and current resident memory of a process, from /proc (Linux). */
 function memoryOf(pid: number): { hwm: number; rss: number } {

@@ -4,8 +4,8 @@
 // restart, freeze and thaw: the shared server is used by other test runs and is never touched.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '../../src/db/embedded.ts';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -33,17 +33,6 @@ const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].fi
 
 /** Whether this machine can run a throwaway redis-server. */
 export const canRunRedisServer = REDIS_SERVER !== undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ThrowawayRedis {
   url: string;

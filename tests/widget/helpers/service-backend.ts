@@ -7,18 +7,18 @@
 // the seed gives it the service's token, which is written back into that payload object so the
 // tests keep addressing finders by `payload.token`. Location ids are the service's; analytics
 // read back from the database are translated to the payload's ids.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { injectApi, publishFinder, seedFinder } from '../../../scripts/seed-finder.ts';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { freePort } from '../../../src/db/embedded.ts';
 import { createDeps, type Deps } from '../../../src/deps.ts';
 import { analyticsEventsTable } from '../../../src/modules/analytics/analytics.table.ts';
 import { findersTable } from '../../../src/modules/finders/finders.table.ts';
 import type { FinderPayload } from '../../../src/widget/types.ts';
+import { listen, stop } from './static-servers.ts';
 
 export interface StageFinder {
   payload: FinderPayload;
@@ -67,26 +67,6 @@ export interface Place {
   description: string;
   lat: number;
   lng: number;
-}
-
-async function listen(server: Server, port = 0): Promise<number> {
-  server.listen(port, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as AddressInfo).port;
-}
-
-async function stop(server: Server): Promise<void> {
-  server.closeAllConnections();
-  server.close();
-  await once(server, 'close');
-}
-
-/** A free port for the app, whose URLs (APP_URL, CDN_URL) are config, known before it listens. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  const port = await listen(probe);
-  await stop(probe);
-  return port;
 }
 
 /**

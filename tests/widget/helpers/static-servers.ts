@@ -7,13 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { solidPng } from '../../fakes/png.ts';
 
-async function listen(server: Server): Promise<number> {
+export async function listen(server: Server): Promise<number> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return (server.address() as AddressInfo).port;
 }
 
-async function stop(server: Server): Promise<void> {
+export async function stop(server: Server): Promise<void> {
   server.closeAllConnections();
   server.close();
   await once(server, 'close');
