@@ -169,7 +169,7 @@ async function main() {
     );
     console.log(
       `  widget.js: ${kb(sizes.total.raw)} raw, ${kb(sizes.total.gzip)} gzip; ` +
-        `without the map library (Leaflet + its CSS, supercluster, kdbush): ${kb(sizes.own.raw)} raw, ` +
+        `without the map library (Leaflet and its CSS): ${kb(sizes.own.raw)} raw, ` +
         `${kb(sizes.own.gzip)} gzip   [target < 40 KB gzip]; the map library: ` +
         `${kb(sizes.total.raw - sizes.own.raw)} raw, ${kb(sizes.total.gzip - sizes.own.gzip)} gzip`,
     );

@@ -19,7 +19,7 @@ import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');
 const WIDGET_FILE = 'widget.js';
 /** What counts as "the map library" when sizes are reported without it. */
-const MAP_LIBRARIES = ['leaflet', 'leaflet/*', 'supercluster', 'kdbush'];
+const MAP_LIBRARIES = ['leaflet', 'leaflet/*'];
 
 // Leaflet's package points at its UMD build; its ES module build lets esbuild drop the wrapper.
 const leafletEsm: Plugin = {

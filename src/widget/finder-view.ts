@@ -256,9 +256,7 @@ function createFinderView(options: {
     status.textContent = origin
       ? t('resultsNear', { count: results.length, place: origin.label })
       : t('results', { count: results.length });
-    // The result set depends on the filters only (a search changes its order), hence the key.
-    const key = [[...selection.tags].sort(), [...selection.sets].sort(), [...selection.refinements].sort()];
-    map?.setResults(results, JSON.stringify(key));
+    map?.setResults(results);
     if (ready) writeHash();
   }
 

@@ -1,22 +1,23 @@
 // The map beside the list: Leaflet with tiles from the finder's URL template, and the current
-// results clustered by supercluster, so only the clusters and markers in view exist as DOM
-// (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names; a
-// marker's click selects its location, a cluster's zooms in. Building a cluster index is the
-// costly part (tens of ms at 10,000 points), so it runs in the frame after the list has been
-// drawn, and the last few indexes are kept by filter selection: toggling a filter back is free.
+// results clustered for the view (clusters.ts), so only the clusters and markers in view exist
+// as DOM (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names;
+// a marker's click selects its location, a cluster's zooms to its members. The clusters are
+// drawn in the frame after the list, so a filter change shows its list first.
 import {
   divIcon,
   type LatLngBoundsExpression,
   type LatLngExpression,
   type LeafletKeyboardEvent,
   type Map as LeafletMap,
+  latLngBounds,
   layerGroup,
   map as leafletMap,
   type Marker,
   marker,
+  point,
   tileLayer,
 } from 'leaflet';
-import Supercluster from 'supercluster';
+import { clusterView, projectLocations } from './clusters.ts';
 import { hasPosition } from './distance.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
@@ -25,11 +26,8 @@ import type { WidgetSettings } from './settings.ts';
 import type { FinderLocation, LatLng, Origin } from './types.ts';
 
 export interface MapView {
-  /**
-   * The locations to show (indexes into the payload's locations); `key` names the set (the
-   * filter selection), so an index built for the same key before is reused.
-   */
-  setResults(indexes: readonly number[], key: string): void;
+  /** The locations to show (indexes into the payload's locations). */
+  setResults(indexes: readonly number[]): void;
   /** Highlights a location and brings it into view; null clears the highlight. */
   setSelected(index: number | null): void;
   /** Marks the search position and frames it with the nearest results. */
@@ -49,7 +47,6 @@ export interface MapViewOptions {
 // above cost most of the index's build time and rarely hold more than a few dozen markers.
 const CLUSTER_MAX_ZOOM = 12;
 const SELECTED_ZOOM = 15;
-const CACHED_INDEXES = 8;
 // Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
 // locations across a continent), so fewer, larger clusters.
 const CLUSTER_RADIUS = 80;
@@ -115,36 +112,12 @@ export function createMapView(options: MapViewOptions): MapView {
 
   const markers = layerGroup().addTo(map);
   const originLayer = layerGroup().addTo(map);
-  const indexes = new Map<string, Supercluster<{ i: number }>>();
-  let index: Supercluster<{ i: number }> | undefined;
+  const projected = projectLocations(locations);
+  let shown: readonly number[] | undefined;
   let selected: number | null = null;
   let hasView = false;
   let pending = 0;
   let drawn = false;
-
-  const buildIndex = (shown: readonly number[], key: string) => {
-    let built = indexes.get(key);
-    if (built) {
-      indexes.delete(key); // re-inserted below: the Map's order is the recency order
-    } else {
-      const features = [];
-      for (const i of shown) {
-        const location = locations[i] as FinderLocation;
-        if (!hasPosition(location)) continue;
-        features.push({
-          type: 'Feature' as const,
-          properties: { i },
-          geometry: { type: 'Point' as const, coordinates: [location.lng, location.lat] },
-        });
-      }
-      built = new Supercluster<{ i: number }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM }).load(
-        features,
-      );
-    }
-    indexes.set(key, built);
-    if (indexes.size > CACHED_INDEXES) indexes.delete(indexes.keys().next().value as string);
-    return built;
-  };
 
   const pointIcon = (i: number) => {
     const location = locations[i] as FinderLocation;
@@ -169,34 +142,43 @@ export function createMapView(options: MapViewOptions): MapView {
     });
   };
 
+  /** Zooms to where a cluster's members split: their bounds, one level closer at least. */
+  const expand = (members: readonly number[]) => {
+    const bounds = latLngBounds(members.map((i) => locations[i] as LatLng));
+    const zoom = map.getBoundsZoom(bounds, false, point(32, 32));
+    const target = Math.min(Math.max(zoom, Math.round(map.getZoom()) + 1), CLUSTER_MAX_ZOOM + 1);
+    map.setView(bounds.getCenter(), target, { animate });
+  };
+
   const render = () => {
-    const clusters = index;
-    if (!hasView || !clusters) return;
+    if (!hasView || !shown) return;
     const bounds = map.getBounds();
     const zoom = Math.round(map.getZoom());
-    markers.clearLayers();
-    const features = clusters.getClusters(
-      [bounds.getWest(), Math.max(-85, bounds.getSouth()), bounds.getEast(), Math.min(85, bounds.getNorth())],
-      zoom,
+    const topLeft = map.project(bounds.getNorthWest(), zoom);
+    const bottomRight = map.project(bounds.getSouthEast(), zoom);
+    const clusters = clusterView(
+      projected,
+      shown,
+      { zoom, minX: topLeft.x, minY: topLeft.y, maxX: bottomRight.x, maxY: bottomRight.y },
+      CLUSTER_RADIUS,
+      CLUSTER_MAX_ZOOM,
     );
-    for (const feature of features) {
-      const [lng, lat] = feature.geometry.coordinates as [number, number];
-      const properties = feature.properties;
-      if ('cluster' in properties && properties.cluster) {
-        const clusterId = properties.cluster_id;
-        onActivate(marker([lat, lng], { icon: clusterIcon(properties.point_count), keyboard: true }), () => {
-          const zoomTo = Math.min(clusters.getClusterExpansionZoom(clusterId), map.getMaxZoom());
-          map.setView([lat, lng], zoomTo, { animate });
-        }).addTo(markers);
+    markers.clearLayers();
+    for (const { x, y, members } of clusters) {
+      const position = map.unproject([x, y], zoom);
+      if (members.length > 1) {
+        onActivate(marker(position, { icon: clusterIcon(members.length), keyboard: true }), () =>
+          expand(members),
+        ).addTo(markers);
       } else {
-        const i = (properties as { i: number }).i;
-        const point = marker([lat, lng], {
+        const i = members[0] as number;
+        const single = marker(position, {
           icon: pointIcon(i),
           keyboard: true,
           zIndexOffset: i === selected ? 1000 : 0,
           riseOnHover: true,
         });
-        onActivate(point, () => onSelect(i)).addTo(markers);
+        onActivate(single, () => onSelect(i)).addTo(markers);
       }
     }
     if (!drawn) {
@@ -217,7 +199,7 @@ export function createMapView(options: MapViewOptions): MapView {
   };
 
   return {
-    setResults(shown, key) {
+    setResults(next) {
       // The view is set at once (cheap), so a selection can pan right away; clusters follow.
       if (!hasView) {
         if (settings.defaultCenter) {
@@ -225,7 +207,7 @@ export function createMapView(options: MapViewOptions): MapView {
           hasView = true;
         } else {
           const points: LatLng[] = [];
-          for (const i of shown) {
+          for (const i of next) {
             const location = locations[i] as FinderLocation;
             if (hasPosition(location)) points.push(location);
           }
@@ -234,7 +216,7 @@ export function createMapView(options: MapViewOptions): MapView {
       }
       cancelAnimationFrame(pending);
       pending = requestAnimationFrame(() => {
-        index = buildIndex(shown, key);
+        shown = next;
         render();
       });
     },

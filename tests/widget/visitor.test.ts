@@ -304,6 +304,28 @@ describe('map, list and details', () => {
     await checkState(page, 'sync-row-selects-marker');
   });
 
+  it('zooms a cluster pressed with the keyboard in to where its members split', async () => {
+    const { page } = await openFinder('/cluster');
+    // The map's tiles then come from a deeper zoom, and no group of that size is left.
+    const tileZoom = () =>
+      inWidget(
+        page,
+        `const zooms = [...root.querySelectorAll('img.leaflet-tile')].map((tile) => Number(new URL(tile.src).pathname.split('/')[1]));
+         return Math.max(...zooms);`,
+      ) as Promise<number>;
+    const cluster = page.getByRole('button', { name: /^\d+ locations, zoom in$/ }).first();
+    const [label, zoomBefore] = [(await cluster.locator('.lf-sr').textContent()) ?? '', await tileZoom()];
+    const members = Number(/^\d+/.exec(label)?.[0]);
+    expect(members).toBeGreaterThan(1);
+    await cluster.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(tileZoom, { timeout: 5000 }).toBeGreaterThan(zoomBefore);
+    await expect
+      .poll(() => page.getByRole('button', { name: new RegExp(`^${members} locations, zoom in$`) }).count())
+      .toBe(0);
+    expect(await mapCount(page)).toBeGreaterThanOrEqual(members);
+  });
+
   it('shows a location’s details and gives focus back to its row', async () => {
     const { page } = await openFinder('/details');
     await row(page, 'Berlin Mitte').click();

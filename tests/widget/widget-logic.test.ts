@@ -2,6 +2,7 @@
 // contrast, deep links, settings, endpoints and texts. The browser tests cover the same
 // modules in use; these pin the edge cases.
 import { describe, expect, it } from 'vitest';
+import { clusterView, projectLocations } from '../../src/widget/clusters.ts';
 import { contrastRatio, ensureContrast } from '../../src/widget/color.ts';
 import { deepLinkKey, readViewState, writeViewState } from '../../src/widget/deep-link.ts';
 import { createDistanceFormatter, distanceKm } from '../../src/widget/distance.ts';
@@ -133,6 +134,61 @@ describe('distances', () => {
     expect(createDistanceFormatter('km', 'de')(1.234)).toBe('1,2 km');
     expect(createDistanceFormatter('km', 'en')(123.4)).toBe('123 km');
     expect(createDistanceFormatter('mi', 'en')(16.09344)).toBe('10 mi');
+  });
+});
+
+describe('map clusters of the view', () => {
+  // At zoom 0 the world is 256 px wide: lng -180 is x 0, lng 0 is x 128, the equator y 128.
+  const world = (zoom: number) => ({ zoom, minX: 0, minY: 0, maxX: 256 * 2 ** zoom, maxY: 256 * 2 ** zoom });
+  const points = [
+    { lat: 0, lng: 0 },
+    { lat: 0.01, lng: 0.01 },
+    { lat: 0, lng: 90 },
+    { lat: null, lng: null },
+    { lat: 0, lng: -179.99 },
+  ];
+  const projected = projectLocations(points);
+
+  it('projects to Web Mercator in [0, 1), and leaves locations without a position out', () => {
+    expect(projected.x[0]).toBeCloseTo(0.5, 10);
+    expect(projected.y[0]).toBeCloseTo(0.5, 10);
+    expect(projected.x[2]).toBeCloseTo(0.75, 10);
+    expect(Number.isNaN(projected.x[3])).toBe(true);
+    const north = projectLocations([{ lat: 85.0511287798, lng: 0 }]);
+    expect(north.y[0]).toBeCloseTo(0, 6);
+  });
+
+  it('groups the shown points within the radius and keeps far ones apart, every point once', () => {
+    const clusters = clusterView(projected, [0, 1, 2, 3, 4], world(2), 40, 12);
+    const members = clusters.map((cluster) => cluster.members).sort((a, b) => a[0]! - b[0]!);
+    expect(members).toEqual([[0, 1], [2], [4]]);
+    const pair = clusters.find((cluster) => cluster.members.length === 2)!;
+    // The centroid, in world pixels at zoom 2 (1024 px wide).
+    expect(pair.x).toBeCloseTo(512 + (0.005 / 360) * 1024, 6);
+  });
+
+  it('takes only the shown points, in index order whatever the order given', () => {
+    const a = clusterView(projected, [2, 1], world(2), 40, 12);
+    const b = clusterView(projected, [1, 2], world(2), 40, 12);
+    expect(a).toEqual(b);
+    expect(a.flatMap((cluster) => cluster.members).sort()).toEqual([1, 2]);
+  });
+
+  it('splits at higher zooms and shows every point alone past the last clustering zoom', () => {
+    // 0.01° apart is about 30 px at zoom 12 and 60 px at 13.
+    expect(clusterView(projected, [0, 1], world(10), 40, 12)).toHaveLength(1);
+    expect(clusterView(projected, [0, 1], world(13), 10, 12)).toHaveLength(2);
+    expect(clusterView(projected, [0, 1], world(8), 40, 7)).toHaveLength(2);
+  });
+
+  it('leaves out what is far outside the view and finds points on the next copy of the world', () => {
+    // A view of x 900..1100 at zoom 2 (the world is 1024 wide): from lng 136 to lng 206 (= -154).
+    const view = { zoom: 2, minX: 900, minY: 400, maxX: 1100, maxY: 600 };
+    const clusters = clusterView(projected, [0, 1, 2, 4], view, 10, 12);
+    expect(clusters.map((cluster) => cluster.members)).toEqual([[4]]);
+    // lng -179.99 is drawn on the copy right of the antimeridian: x just above 1024.
+    expect(clusters[0]!.x).toBeGreaterThan(1024);
+    expect(clusters[0]!.x).toBeLessThan(1025);
   });
 });
 
