@@ -27,6 +27,7 @@ import { createDeps } from '../src/deps.ts';
 import { randomToken } from '../src/lib/crypto.ts';
 import { precompress } from '../src/modules/finders/finders.payload.cache.ts';
 import {
+  BUILD_SETTINGS,
   createFinderPayloadRepository,
   metaStatement,
   sliceStatement,
@@ -192,7 +193,7 @@ async function main() {
         location_ids: string;
       }>;
       await deps.db.transaction(async (tx) => {
-        await tx.execute(sql`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`);
+        await tx.execute(BUILD_SETTINGS);
         const plan = (await tx.execute(
           sql`explain (analyze, buffers) ${sliceStatement(meta!.location_ids, workspace!.id)}`,
         )) as unknown as Array<Record<string, string>>;
