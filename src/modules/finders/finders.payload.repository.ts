@@ -44,7 +44,9 @@ const MAX_PARALLEL_BUILDS = 2;
  * estimate (index lookups per location) is past jit_above_cost from a few thousand
  * locations, and compiling its expressions took a quarter of the statement's time.
  */
-export const BUILD_SETTINGS = sql.raw("select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)");
+export const BUILD_SETTINGS = sql.raw(
+  "select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)",
+);
 const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i;
 
 interface FinderPart {
