@@ -1,17 +1,24 @@
 // GET /api/ext/finders/details/{key}: the widget payload (src/widget/types.ts) through HTTP:
 // its content (own + backing map + the map's sets' locations, each once, with tags, sets and
-// custom values), the origin rules of decisions §6, CORS, 404/422, and a build whose number of
-// queries does not grow with the number of locations.
+// custom values), the origin rules of decisions §6, CORS, 404/422, a build whose number of
+// queries does not grow with the number of locations, and the order of thousands of locations
+// built on two connections.
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import { createFinderPayloadRepository } from '../src/modules/finders/finders.payload.repository.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
-import { locationSetsTable } from '../src/modules/sets/sets.table.ts';
+import { mapLocationsTable, mapSetsTable, mapsTable } from '../src/modules/maps/maps.table.ts';
+import { locationSetsTable, setsTable } from '../src/modules/sets/sets.table.ts';
 import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
 import type { FinderPayload } from '../src/widget/types.ts';
-import { createPayloadScene, type PayloadScene, setOwnLocations } from './factories/finder-payloads.ts';
+import {
+  attachMap,
+  createPayloadScene,
+  type PayloadScene,
+  setOwnLocations,
+} from './factories/finder-payloads.ts';
 import { createWidgetFinder } from './factories/widget-finders.ts';
 import { createCast } from './factories/workspaces.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
@@ -232,9 +239,94 @@ describe('queries', () => {
       expect(a.locations).toBe(10);
       expect(b.locations).toBe(500);
       expect(b.queries).toBe(a.queries);
-      expect(a.queries).toBe(2);
+      // dependencies; then the build's transaction: its isolation, its settings, the finder and
+      // location ids, the documents, the tags and sets.
+      expect(a.queries).toBe(6);
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('thousands of locations', () => {
+  it('come in payload order whether built on two connections or one, the same bytes', async () => {
+    const count = 2600;
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    // Names that sort against the ids: a location's tags go by name.
+    const [zebra, apple] = await ctx.deps.db
+      .insert(tagsTable)
+      .values([
+        { workspaceId: cast.workspaceId, name: 'Zebra crossing', slug: 'zebra-crossing' },
+        { workspaceId: cast.workspaceId, name: 'Apple store', slug: 'apple-store' },
+      ])
+      .returning();
+    const ids = (
+      await ctx.deps.db
+        .insert(locationsTable)
+        .values(
+          Array.from({ length: count }, (_, i) => ({ workspaceId: cast.workspaceId, title: `Many ${i}` })),
+        )
+        .returning({ id: locationsTable.id })
+    ).map((row) => row.id);
+    const tagged = ids.filter((_, i) => i % 7 === 0);
+    await ctx.deps.db
+      .insert(locationTagsTable)
+      .values(tagged.flatMap((locationId) => [zebra!, apple!].map((tag) => ({ locationId, tagId: tag.id }))));
+
+    // Own: every third location, in sort_orders against their ids (the last first).
+    const own = ids.filter((_, i) => i % 3 === 0).reverse();
+    await setOwnLocations(ctx.deps, finder.id, own);
+    // The backing map: some directly (a few of them also own), some through its set; the
+    // locations at i % 3 === 2 and i % 4 !== 0 reach the finder no way.
+    const [map] = await ctx.deps.db.insert(mapsTable).values({ title: 'Many' }).returning();
+    await attachMap(ctx.deps, finder.id, map!.id);
+    const direct = ids.filter((_, i) => i % 3 === 1 || i % 5 === 0);
+    await ctx.deps.db
+      .insert(mapLocationsTable)
+      .values(direct.map((locationId) => ({ mapId: map!.id, locationId })));
+    const [set] = await ctx.deps.db
+      .insert(setsTable)
+      .values({ workspaceId: cast.workspaceId, name: 'Many' })
+      .returning();
+    const inSet = ids.filter((_, i) => i % 4 === 0 || i % 3 === 1);
+    await ctx.deps.db
+      .insert(locationSetsTable)
+      .values(inSet.map((locationId) => ({ setId: set!.id, locationId })));
+    await ctx.deps.db.insert(mapSetsTable).values({ mapId: map!.id, setId: set!.id });
+
+    const ownSet = new Set(own);
+    const others = [...new Set([...direct, ...inSet])].filter((id) => !ownSet.has(id)).sort((a, b) => a - b);
+    const expected = [...own, ...others];
+    expect(expected.length).toBeGreaterThan(2000);
+
+    const build = async (max: number) => {
+      const statements: string[] = [];
+      const client = postgres(ctx.database.url, { max, onnotice: () => {} });
+      const db = drizzle(client, {
+        schema,
+        casing: 'snake_case',
+        logger: { logQuery: (query) => statements.push(query) },
+      });
+      try {
+        const built = await createFinderPayloadRepository(db).build(finder.token);
+        return { json: built!.json, split: statements.some((query) => query.includes('pg_export_snapshot')) };
+      } finally {
+        await client.end();
+      }
+    };
+    const two = await build(3);
+    const one = await build(1);
+    expect(two.split).toBe(true);
+    expect(one.split).toBe(false);
+    expect(two.json).toBe(one.json);
+
+    const payload = JSON.parse(two.json) as FinderPayload;
+    expect(payload.locations.map((location) => location.id)).toEqual(expected);
+    const byId = new Map(payload.locations.map((location) => [location.id, location]));
+    expect(byId.get(tagged[0]!)!.tags).toEqual(['apple-store', 'zebra-crossing']);
+    expect(byId.get(ids[1]!)!.tags).toEqual([]);
+    expect(byId.get(ids[4]!)!.sets).toEqual([set!.id]);
+    expect(payload.tags.map((tag) => tag.slug)).toEqual(['apple-store', 'zebra-crossing']);
+    expect(payload.sets).toEqual([{ id: set!.id, name: 'Many' }]);
   });
 });

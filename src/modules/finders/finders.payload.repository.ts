@@ -1,10 +1,15 @@
 // The widget payload of a finder (src/widget/types.ts FinderPayload) and its publish history.
-// The whole document is built by PostgreSQL in ONE statement, whatever the number of locations:
-// set-based aggregation (no query per location), JSON text straight from the server (Node
-// never parses or re-serialises it). Keys are written in alphabetical order at every level the
-// builder controls, so the same content always gives the same bytes and the same SHA-1.
+// The document is built by PostgreSQL in a few set-based statements, whatever the number of
+// locations (no query per location): the finder and its location ids in payload order, the
+// location documents as JSON text straight from the server, a thousand joined in a row (Node
+// never parses them, and postgres.js parses a few large rows instead of one per location),
+// then the payload's tags and sets. All of them read one snapshot (a repeatable-read
+// transaction); from PARALLEL_MIN_LOCATIONS locations the documents of the two halves of the
+// list are built at once on two connections sharing that snapshot, one server process each.
+// Keys are written in alphabetical order at every level the builder controls, so the same
+// content always gives the same bytes and the same SHA-1.
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
 
@@ -23,23 +28,26 @@ export interface BuiltPayload extends PayloadDependencies {
   json: string;
 }
 
-interface PartRow extends Record<string, unknown> {
-  part: number;
-  pos: number | null;
-  id: number | null;
-  workspace_id: number | null;
-  body: string;
-}
-
-/** Own locations in their sort_order first, then the others; ties and the rest by id. */
-const byPayloadOrder = (a: PartRow, b: PartRow) => {
-  if (a.pos !== b.pos) {
-    if (a.pos === null) return 1;
-    if (b.pos === null) return -1;
-    return a.pos - b.pos;
-  }
-  return a.id! - b.id!;
-};
+/** Locations per row of a slice's answer: postgres.js parses a few large rows, not one per location. */
+const CHUNK_SIZE = 1000;
+/** From this many locations, two connections build the two halves of the list at once. */
+const PARALLEL_MIN_LOCATIONS = 2000;
+/**
+ * Builds that may hold two pool connections at once. A build holding one connection waits for
+ * a second: were every connection of the pool held that way, none would come free. So fewer
+ * than the pool's size (none with a pool of one); builds over the number run on one connection.
+ */
+const MAX_PARALLEL_BUILDS = 2;
+/**
+ * Settings of the build's own transactions. The sorts and hashes of a 100,000-location build
+ * need tens of megabytes; at the default 4 MB work_mem they spill to disk. The slice's cost
+ * estimate (index lookups per location) is past jit_above_cost from a few thousand
+ * locations, and compiling its expressions took a quarter of the statement's time.
+ */
+export const BUILD_SETTINGS = sql.raw(
+  "select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)",
+);
+const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i;
 
 interface FinderPart {
   finder_id: number;
@@ -47,8 +55,31 @@ interface FinderPart {
   map_id: number | null;
   token: string;
   authorized_urls: string[];
+  name: string;
+  settings: unknown;
   head: Record<string, unknown>;
-  tail: Record<string, unknown>;
+}
+
+interface MetaRow extends Record<string, unknown> {
+  meta: string;
+  /** The ids of the payload's locations in payload order, comma-separated; null when none. */
+  location_ids: string | null;
+}
+
+interface SliceRow extends Record<string, unknown> {
+  chunk: number | null;
+  body: string | null;
+  workspace_ids: number[] | null;
+  tag_ids: number[] | null;
+  set_ids: number[] | null;
+}
+
+interface Slice {
+  /** The slice's location documents joined by commas, in payload order. */
+  json: string;
+  workspaceIds: number[];
+  tagIds: number[];
+  setIds: number[];
 }
 
 /**
@@ -81,44 +112,91 @@ select f.id as finder_id, f.workspace_id, f.map_id,
     as location_workspace_ids
 from f`;
 
-/** Exported for scripts/bench-widget.ts (EXPLAIN). */
-export const buildStatement = (token: string) => sql`${finderAndLocationIds(token)},
-loc as not materialized (
-  select l.*, ids.pos from locations l join ids on ids.location_id = l.id
+/**
+ * The finder (the document's keys before "locations" as `head`, its name and settings for the
+ * keys after) and its location ids in payload order: own locations by sort_order, then the
+ * others; ties and the rest by id. Exported for scripts/bench-widget.ts (EXPLAIN).
+ */
+export const metaStatement = (token: string) => sql`${finderAndLocationIds(token)}
+select json_build_object(
+    'finder_id', f.id,
+    'workspace_id', f.workspace_id,
+    'map_id', f.map_id,
+    'token', f.token,
+    'authorized_urls', f.authorized_urls,
+    'name', f.name,
+    'settings', f.settings,
+    'head', json_build_object(
+      'advanced_refinements', f.advanced_refinements,
+      'custom_fields', coalesce((
+        select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
+          order by d.sort_order, d.id)
+        from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json),
+      'id', f.id))::text as meta,
+  (select string_agg(location_id::text, ',' order by pos nulls last, location_id) from ids) as location_ids
+from f`;
+
+/**
+ * The documents of some locations (ids comma-separated, in payload order), CHUNK_SIZE to a row
+ * joined by commas in that order, each row with the workspaces of its locations; and one last
+ * row with the ids of the tags and sets they carry. Exported for scripts/bench-widget.ts.
+ */
+export const sliceStatement = (locationIds: string, finderWorkspaceId: number) => sql`
+-- The planner knows how many ids there are, and at thousands it would pick hash joins over
+-- whole tables (every workspace's locations, tags and sets). A lateral subquery it may not
+-- flatten ("offset 0") keeps the reads to index lookups of these locations, whatever the size
+-- of the tables.
+with ord as (
+  select u.location_id, u.rn
+  from unnest(string_to_array(${locationIds}, ',')::int[]) with ordinality as u(location_id, rn)
+),
+ltp as materialized (
+  select ord.location_id, x.tag_id from ord
+  cross join lateral (select lt.tag_id from location_tags lt where lt.location_id = ord.location_id offset 0) x
+),
+lsp as materialized (
+  select ord.location_id, x.set_id from ord
+  cross join lateral (select ls.set_id from location_sets ls where ls.location_id = ord.location_id offset 0) x
+),
+-- A location's tags go by name then id: ranked once here, so the per-location order is an
+-- integer comparison instead of a text one.
+tg as (
+  select t.id, t.slug, row_number() over (order by t.name, t.id) as rk
+  from tags t where t.id in (select tag_id from ltp)
 ),
 lt as (
-  -- "+ 0": the CTE's row count is a guess (200), which would pick one index probe per
-  -- location; a hash join over location_tags is several times faster at thousands.
-  select lt.location_id, array_agg(t.slug order by t.name, t.id) as slugs, array_agg(t.id) as tag_ids
-  from location_tags lt join ids on ids.location_id + 0 = lt.location_id join tags t on t.id = lt.tag_id
-  group by lt.location_id
+  select ltp.location_id, array_agg(tg.slug order by tg.rk) as slugs
+  from ltp join tg on tg.id = ltp.tag_id group by ltp.location_id
 ),
 lset as (
-  select ls.location_id, array_agg(ls.set_id order by ls.set_id) as set_ids
-  from location_sets ls join ids on ids.location_id = ls.location_id
-  group by ls.location_id
+  select location_id, array_agg(set_id order by set_id) as set_ids from lsp group by location_id
 ),
-wdefs as (
-  select d.workspace_id, array_agg(d.name) as names from custom_field_definitions d
-  where d.workspace_id in (select distinct workspace_id from loc)
-  group by d.workspace_id
+-- Definitions of the finder's workspace, read once; a location of another workspace (through
+-- a map) reads its own workspace's in the subquery below.
+fdefs as (
+  select coalesce(array_agg(d.name), '{}') as names
+  from custom_field_definitions d where d.workspace_id = ${finderWorkspaceId}
 ),
 -- row_to_json of a row whose columns are named in alphabetical order: compact JSON, and far
 -- cheaper per row than json_build_object. Custom values named by no definition are removed
 -- (usually there are none, and the value goes through as stored).
 docs as (
-  select loc.id, loc.pos, loc.workspace_id, row_to_json(d) as doc
-  from loc
+  select ord.rn, loc.workspace_id, row_to_json(d)::text as doc
+  from ord
+  cross join lateral (select * from locations l where l.id = ord.location_id offset 0) loc
+  cross join fdefs
   left join lt on lt.location_id = loc.id
   left join lset on lset.location_id = loc.id
-  left join wdefs on wdefs.workspace_id = loc.workspace_id
+  cross join lateral (select case when loc.workspace_id = ${finderWorkspaceId} then fdefs.names
+    else coalesce((select array_agg(d.name) from custom_field_definitions d where d.workspace_id = loc.workspace_id), '{}')
+    end as names) w
   cross join lateral (select
     loc.address,
     loc.city,
     loc.country,
     case
-      when loc.custom_values - coalesce(wdefs.names, '{}') = '{}'::jsonb then loc.custom_values
-      else loc.custom_values - array(select jsonb_object_keys(loc.custom_values - coalesce(wdefs.names, '{}')))
+      when loc.custom_values - w.names = '{}'::jsonb then loc.custom_values
+      else loc.custom_values - array(select jsonb_object_keys(loc.custom_values - w.names))
     end as custom_fields,
     loc.description,
     loc.email,
@@ -134,39 +212,45 @@ docs as (
     loc.website,
     loc.zip) d
 )
--- One row for the finder, with the document's keys before and after "locations" as two JSON
--- objects, and one row per location with its sort keys. Node orders and joins them: no
--- json_agg of megabytes in one datum, and no sort of wide rows in PostgreSQL's work_mem.
-select 0 as part, null::int as pos, null::int as id, null::int as workspace_id, json_build_object(
-    'finder_id', f.id,
-    'workspace_id', f.workspace_id,
-    'map_id', f.map_id,
-    'token', f.token,
-    'authorized_urls', f.authorized_urls,
-    'head', json_build_object(
-      'advanced_refinements', f.advanced_refinements,
-      'custom_fields', coalesce((
-        select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
-          order by d.sort_order, d.id)
-        from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json),
-      'id', f.id),
-    'tail', json_build_object(
-      'name', f.name,
-      'sets', coalesce((
-        select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
-        from sets s where s.id in (select unnest(lset.set_ids) from lset)),
-        '[]'::json),
-      'settings', f.settings,
-      'tags', coalesce((
-        select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
-        from tags t where t.id in (select unnest(lt.tag_ids) from lt)),
-        '[]'::json),
-      'token', f.token))::text as body
-from f
+select ((rn - 1) / ${CHUNK_SIZE})::int as chunk, string_agg(doc, ',' order by rn) as body,
+  array_agg(distinct workspace_id) as workspace_ids, null::int[] as tag_ids, null::int[] as set_ids
+from docs group by 1
 union all
-select 1, docs.pos, docs.id, docs.workspace_id, docs.doc::text from docs`;
+select null, null, null, (select array_agg(distinct tag_id) from ltp), (select array_agg(distinct set_id) from lsp)`;
 
-export function createFinderPayloadRepository(db: Executor) {
+/** The tags and sets of the payload (after "locations"), by name then id. */
+const tailStatement = (tagIds: number[], setIds: number[]) => sql`
+select json_build_object(
+  'sets', coalesce((
+    select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
+    from sets s where s.id = any(string_to_array(${setIds.join(',')}, ',')::int[])), '[]'::json),
+  'tags', coalesce((
+    select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
+    from tags t where t.id = any(string_to_array(${tagIds.join(',')}, ',')::int[])), '[]'::json))::text as body`;
+
+const READ_ONLY_SNAPSHOT = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+
+async function readSlice(tx: Executor, locationIds: string[], finderWorkspaceId: number): Promise<Slice> {
+  if (locationIds.length === 0) return { json: '', workspaceIds: [], tagIds: [], setIds: [] };
+  const rows = (await tx.execute<SliceRow>(
+    sliceStatement(locationIds.join(','), finderWorkspaceId),
+  )) as unknown as SliceRow[];
+  const chunks = rows.filter((row) => row.chunk !== null).sort((a, b) => a.chunk! - b.chunk!);
+  const ids = rows.find((row) => row.chunk === null);
+  return {
+    json: chunks.map((row) => row.body).join(','),
+    workspaceIds: chunks.flatMap((row) => row.workspace_ids ?? []),
+    tagIds: ids?.tag_ids ?? [],
+    setIds: ids?.set_ids ?? [],
+  };
+}
+
+export function createFinderPayloadRepository(db: Database) {
+  // postgres.js under Drizzle: the pool's size bounds the builds that may use two connections.
+  const poolSize = (db as { $client?: { options?: { max?: number } } }).$client?.options?.max ?? 1;
+  const maxParallelBuilds = Math.max(0, Math.min(MAX_PARALLEL_BUILDS, poolSize - 1));
+  /** Builds holding two connections now. */
+  let parallelBuilds = 0;
   return {
     /** What the finder's payload reads from; undefined for an unknown token. One statement. */
     async dependencies(token: string, tx: Executor = db): Promise<PayloadDependencies | undefined> {
@@ -186,26 +270,75 @@ export function createFinderPayloadRepository(db: Executor) {
       };
     },
 
-    /** The payload of the finder with this token; undefined for an unknown token. One statement. */
-    async build(token: string, tx: Executor = db): Promise<BuiltPayload | undefined> {
-      const rows = (await tx.execute<PartRow>(buildStatement(token))) as unknown as PartRow[];
-      const first = rows.find((row) => row.part === 0);
-      if (!first) return undefined;
-      const docs = rows.filter((row) => row.part === 1).sort(byPayloadOrder);
-      const finder = JSON.parse(first.body) as FinderPart;
-      // The head and tail objects are re-serialised compactly, in their (alphabetical) key order.
-      const head = JSON.stringify(finder.head).slice(0, -1);
-      const tail = JSON.stringify(finder.tail).slice(1);
-      const locations = docs.map((row) => row.body).join(',');
-      return {
-        finderId: finder.finder_id,
-        workspaceId: finder.workspace_id,
-        mapId: finder.map_id,
-        token: finder.token,
-        authorizedUrls: finder.authorized_urls,
-        locationWorkspaceIds: [...new Set(docs.map((row) => row.workspace_id!))],
-        json: `${head},"locations":[${locations}],${tail}`,
-      };
+    /**
+     * The payload of the finder with this token; undefined for an unknown token. All reads see
+     * one snapshot (a repeatable-read transaction, shared with the second connection through
+     * an exported snapshot), so the document is as consistent as one statement's.
+     */
+    async build(token: string): Promise<BuiltPayload | undefined> {
+      return db.transaction(async (tx) => {
+        await tx.execute(BUILD_SETTINGS);
+        const [meta] = (await tx.execute<MetaRow>(metaStatement(token))) as unknown as MetaRow[];
+        if (!meta) return undefined;
+        const finder = JSON.parse(meta.meta) as FinderPart;
+        const ids = meta.location_ids ? meta.location_ids.split(',') : [];
+
+        let slices: Slice[];
+        if (ids.length >= PARALLEL_MIN_LOCATIONS && parallelBuilds < maxParallelBuilds) {
+          // Two halves of the list at once, on this connection and a second one that imports
+          // this transaction's snapshot: the document reads one state of the database.
+          parallelBuilds++;
+          try {
+            const [row] = (await tx.execute<{ id: string }>(
+              sql`select pg_export_snapshot() as id`,
+            )) as unknown as Array<{ id: string }>;
+            const snapshot = row!.id;
+            if (!SNAPSHOT_ID.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
+            const half = Math.ceil(ids.length / 2);
+            slices = await Promise.all([
+              readSlice(tx, ids.slice(0, half), finder.workspace_id),
+              db.transaction(async (second) => {
+                await second.execute(sql.raw(`set transaction snapshot '${snapshot}'`));
+                await second.execute(BUILD_SETTINGS);
+                return readSlice(second, ids.slice(half), finder.workspace_id);
+              }, READ_ONLY_SNAPSHOT),
+            ]);
+          } finally {
+            parallelBuilds--;
+          }
+        } else {
+          slices = [await readSlice(tx, ids, finder.workspace_id)];
+        }
+
+        const tagIds = [...new Set(slices.flatMap((slice) => slice.tagIds))];
+        const setIds = [...new Set(slices.flatMap((slice) => slice.setIds))];
+        const [tailRow] = (await tx.execute<{ body: string }>(
+          tailStatement(tagIds, setIds),
+        )) as unknown as Array<{ body: string }>;
+        const { sets, tags } = JSON.parse(tailRow!.body) as { sets: unknown; tags: unknown };
+        // The keys before and after "locations" are serialised compactly, in alphabetical order.
+        const head = JSON.stringify(finder.head).slice(0, -1);
+        const tail = JSON.stringify({
+          name: finder.name,
+          sets,
+          settings: finder.settings,
+          tags,
+          token: finder.token,
+        });
+        const locations = slices
+          .map((slice) => slice.json)
+          .filter((json) => json !== '')
+          .join(',');
+        return {
+          finderId: finder.finder_id,
+          workspaceId: finder.workspace_id,
+          mapId: finder.map_id,
+          token: finder.token,
+          authorizedUrls: finder.authorized_urls,
+          locationWorkspaceIds: [...new Set(slices.flatMap((slice) => slice.workspaceIds))],
+          json: `${head},"locations":[${locations}],${tail.slice(1)}`,
+        };
+      }, READ_ONLY_SNAPSHOT);
     },
 
     /** The finder with this token, when the actor may reach it. */
