@@ -234,6 +234,41 @@ describe.skipIf(!sharedRedisUp && !canRunRedisServer)('two apps sharing one Redi
       expect(shows(await payloadOf(ctx.app, scene.finder.token)), `${kind}: first app`).toBe(true);
     }
   });
+
+  // Last in this block: it stops the server. Without Redis an app still answers, from its
+  // cache or a fresh build, and still drops its own stale entries (its in-process counters);
+  // other apps' writes then show within the 60 s TTL.
+  it.skipIf(!canRunRedisServer)(
+    'with Redis killed, then frozen: answers within a second and shows its own writes at once',
+    async () => {
+      const call = createCaller(() => ctx);
+      const timed = async <T>(step: () => Promise<T>) => {
+        const started = performance.now();
+        const result = await step();
+        expect(performance.now() - started).toBeLessThan(1000);
+        return result;
+      };
+      try {
+        for (const outage of ['killed', 'frozen'] as const) {
+          if (outage === 'killed') await redis!.kill();
+          else {
+            await redis!.start();
+            redis!.freeze();
+          }
+          const title = `Written while Redis was ${outage}`;
+          await timed(() => payloadOf(ctx.app, scene.finder.token));
+          const res = await timed(() =>
+            call('PUT', `/locations/${scene.locations.own}`, cast.ownerToken, { title }),
+          );
+          expect(res.statusCode, res.body).toBe(200);
+          const after = await timed(() => payloadOf(ctx.app, scene.finder.token));
+          expect(after.locations.some((l) => l.title === title)).toBe(true);
+        }
+      } finally {
+        redis!.thaw();
+      }
+    },
+  );
 });
 
 describe('encodings, ETag and 304', () => {
