@@ -177,8 +177,8 @@ describe('GET /api/locations, streamed', () => {
     }
   });
 
-  it('sends batches PostgreSQL renders whole (plain values) byte for byte as before too', async () => {
-    // The values above make every batch fall back to rendering row by row; these do not.
+  it('sends plain values (few floats or custom values JavaScript writes differently) byte for byte too', async () => {
+    // The values above are mostly ones JavaScript writes again; these mostly are not.
     const ws = await createWorkspace(ctx.deps, owner, 'Plain values');
     await ctx.deps.db.transaction(async (tx) => {
       await tx.execute(sql`insert into custom_field_definitions (workspace_id, name, label, type)

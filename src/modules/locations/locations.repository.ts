@@ -119,27 +119,19 @@ function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | 
 }
 
 /**
- * A row of listBatch: the location's JSON in pieces, rendered by PostgreSQL in the compact form
- * JSON.stringify gives (`to_json(text)` escapes strings exactly as it does). Numbers are left
- * to JavaScript where the two differ: float8 (PostgreSQL writes 1e-05 where JavaScript writes
- * 0.00001) and the numeric values of custom fields (jsonb keeps 1.50, JavaScript writes 1.5).
+ * Around a value PostgreSQL writes differently from JSON.stringify, in a batch's text: a float8
+ * (PostgreSQL writes 1e-05 where JavaScript writes 0.00001) or a custom-field object (jsonb
+ * writes `{"a": 1.50}` where JavaScript writes `{"a":1.5}`, and orders integer keys last).
+ * JavaScript writes these values again (listedPart). A raw U+0001 never occurs otherwise:
+ * to_json and jsonb escape control characters in strings.
  */
-interface ListedRow extends Record<string, unknown> {
-  id: number;
-  /** `{"id":…,…,"zip":…` */
-  head: string;
-  lat: number | null;
-  lng: number | null;
-  /** `,"phone":…,…,"sets":[…]` */
-  body: string;
-  /** The custom fields' jsonb as text; null when the stored object can be sent as it is. */
-  custom_fields: string | null;
-  /** `,"custom_fields":` is added in JavaScript; then `,"created_at":…,"updated_at":…}` */
-  tail: string;
-}
+const MARK = '\u0001';
 
 /** A text column as a JSON value: a string literal, or null. */
 const jsonText = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
+
+/** A float8 column between marks, or null. */
+const markedFloat = (column: string) => `coalesce(E'\\x01' || ${column}::text || E'\\x01', 'null')`;
 
 /** Date.prototype.toISOString in SQL: milliseconds, truncated as a JS Date truncates them. */
 const isoTime = (column: string) =>
@@ -150,7 +142,12 @@ const jsonFields = (names: string[]) =>
     .map((name, index) => `'${index === 0 ? '' : ','}"${name}":' || ${jsonText(`l.${name}`)}`)
     .join(' || ');
 
-const HEAD = sql.raw(
+/**
+ * One location's JSON, fields in the schema's order. Values whose definition was deleted stay
+ * stored but are not shown (see customFieldsJson); most rows have none, and their custom values
+ * are written as stored without taking them apart.
+ */
+const LOCATION_JSON = sql.raw(
   `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',' || ${jsonFields([
     'external_id',
     'title',
@@ -160,76 +157,73 @@ const HEAD = sql.raw(
     'state',
     'country',
     'zip',
-  ])}`,
+  ])}
+  || ',"lat":' || ${markedFloat('l.lat')} || ',"lng":' || ${markedFloat('l.lng')}
+  || ',' || ${jsonFields(['phone', 'email', 'website', 'image_url'])}
+  || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
+  || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
+    else E'\\x01' || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
+      else coalesce((select jsonb_object_agg(kv.key, kv.value) from jsonb_each(l.custom_values) kv
+                     where kv.key = any(d.names)), '{}') end)::text || E'\\x01' end
+  || ',"created_at":' || ${isoTime('l.created_at')} || ',"updated_at":' || ${isoTime('l.updated_at')} || '}'`,
 );
-const BODY = sql.raw(
-  `',' || ${jsonFields(['phone', 'email', 'website', 'image_url'])} || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')`,
-);
-const TAIL = sql.raw(
-  `',"created_at":' || ${isoTime('l.created_at')} || ',"updated_at":' || ${isoTime('l.updated_at')} || '}'`,
-);
-
-/** JSON.stringify of a number or null. */
-const jsonNumber = (value: number | null) => (value === null ? 'null' : JSON.stringify(value));
-
-function listedJson(row: ListedRow): string {
-  const customFields = row.custom_fields === null ? '{}' : JSON.stringify(JSON.parse(row.custom_fields));
-  return `${row.head},"lat":${jsonNumber(row.lat)},"lng":${jsonNumber(row.lng)}${row.body},"custom_fields":${customFields}${row.tail}`;
-}
-
-/** The CTEs both renderings of a batch read: its ids, their tags, sets and custom field names. */
-const batchSources = (ids: number[]) => sql`
-              with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
-              tag_lists as (
-                select lt.location_id, '[' || string_agg('{"id":' || t.id || ',"name":' || to_json(t.name)::text
-                  || ',"slug":' || to_json(t.slug)::text || '}', ',' order by t.name, t.id) || ']' as tags
-                from location_tags lt join tags t on t.id = lt.tag_id
-                where lt.location_id = any(array(select id from page))
-                group by lt.location_id),
-              set_lists as (
-                select ls.location_id, '[' || string_agg('{"id":' || s.id || ',"name":' || to_json(s.name)::text || '}',
-                  ',' order by s.name, s.id) || ']' as sets
-                from location_sets ls join sets s on s.id = ls.set_id
-                where ls.location_id = any(array(select id from page))
-                group by ls.location_id),
-              definitions as (
-                select d.workspace_id, array_agg(d.name) as names from custom_field_definitions d
-                where d.workspace_id in (select l.workspace_id from locations l where l.id = any(array(select id from page)))
-                group by d.workspace_id)`;
-
-/** The JSON of a float8 where PostgreSQL writes it as JavaScript does (plain decimals). */
-const exactFloat = (column: string) =>
-  `(${column} is null or (${column}::text ~ '^-?[0-9]+(\\.[0-9]+)?$' and ${column}::text <> '-0'))`;
 
 /**
- * A whole batch as texts of 100 rows, rendered by PostgreSQL (JavaScript only writes it out), with
- * whether every row came out exactly as JSON.stringify would write it: floats in plain decimals,
- * custom values that are strings, booleans, nulls or plain integers, under keys that are not
- * integers (JavaScript orders those first). A batch that is not exact is rendered again row by
- * row (the `rows` statement), numbers then written by JavaScript.
+ * A whole batch as texts of 100 locations, rendered by PostgreSQL. Tags and sets are written
+ * once each per batch, with their rank in the (name, id) order, so a location's list is joined
+ * in the order of an integer rather than sorted by name (a collation compare) row by row.
  */
 const batchJson = (ids: number[]) => sql`
-  ${batchSources(ids)},
+  with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
+  tag_json as (
+    select t.id, '{"id":' || t.id || ',"name":' || to_json(t.name)::text || ',"slug":' || to_json(t.slug)::text || '}' as json,
+      row_number() over (order by t.name, t.id) as rank
+    from tags t
+    where t.id in (select lt.tag_id from location_tags lt where lt.location_id = any(array(select id from page)))),
+  tag_lists as (
+    select lt.location_id, '[' || string_agg(tj.json, ',' order by tj.rank) || ']' as tags
+    from location_tags lt join tag_json tj on tj.id = lt.tag_id
+    where lt.location_id = any(array(select id from page))
+    group by lt.location_id),
+  set_json as (
+    select s.id, '{"id":' || s.id || ',"name":' || to_json(s.name)::text || '}' as json,
+      row_number() over (order by s.name, s.id) as rank
+    from sets s
+    where s.id in (select ls.set_id from location_sets ls where ls.location_id = any(array(select id from page)))),
+  set_lists as (
+    select ls.location_id, '[' || string_agg(sj.json, ',' order by sj.rank) || ']' as sets
+    from location_sets ls join set_json sj on sj.id = ls.set_id
+    where ls.location_id = any(array(select id from page))
+    group by ls.location_id),
+  definitions as (
+    select d.workspace_id, array_agg(d.name) as names from custom_field_definitions d
+    where d.workspace_id in (select l.workspace_id from locations l where l.id = any(array(select id from page)))
+    group by d.workspace_id),
   rendered as (
-    select l.id,
-      ${HEAD} || ',"lat":' || coalesce(l.lat::text, 'null') || ',"lng":' || coalesce(l.lng::text, 'null')
-        || ${BODY} || ',"custom_fields":' || coalesce(c.json, '{}') || ${TAIL} as json,
-      ${sql.raw(exactFloat('l.lat'))} and ${sql.raw(exactFloat('l.lng'))} and coalesce(c.exact, true) as exact
+    select l.id, ${LOCATION_JSON} as json
     from locations l
     left join tag_lists tl on tl.location_id = l.id
     left join set_lists sl on sl.location_id = l.id
     left join definitions d on d.workspace_id = l.workspace_id
-    left join lateral (
-      select '{' || string_agg(to_json(kv.key)::text || ':' || kv.value::text, ',') || '}' as json,
-        bool_and(kv.key !~ '^[0-9]+$' and (jsonb_typeof(kv.value) in ('string', 'boolean', 'null')
-          or (jsonb_typeof(kv.value) = 'number' and kv.value::text ~ '^-?[0-9]{1,15}$'))) as exact
-      from jsonb_each(l.custom_values) kv where kv.key = any(d.names)) c on l.custom_values <> '{}'
     where l.id = any(array(select id from page)))
   -- In texts of 100 rows: one text per batch arrives as one message of hundreds of kilobytes,
   -- which the driver assembles from many reads (garbage that lifts a busy service's memory).
-  select string_agg(json, ',' order by id) as json, bool_and(exact) as exact
-  from (select json, exact, id, (row_number() over (order by id) - 1) / 100 as part from rendered) parts
+  select string_agg(json, ',' order by id) as json
+  from (select json, id, (row_number() over (order by id) - 1) / 100 as part from rendered) parts
   group by part order by part`;
+
+/** A marked value as JSON.stringify writes it: a custom-field object, or a float8. */
+const rewritten = (value: string) =>
+  // Number('NaN') and Number('Infinity') are written null, as JSON.stringify writes them.
+  JSON.stringify(value.startsWith('{') ? JSON.parse(value) : Number(value));
+
+/** A text of batchJson with its marked values written by JavaScript. */
+function listedPart(text: string): string {
+  if (!text.includes(MARK)) return text;
+  const pieces = text.split(MARK);
+  for (let index = 1; index < pieces.length; index += 2) pieces[index] = rewritten(pieces[index]!);
+  return pieces.join('');
+}
 
 export function createLocationsRepository(db: Executor) {
   return {
@@ -256,27 +250,8 @@ export function createLocationsRepository(db: Executor) {
           },
           rows: async (ids) => {
             if (ids.length === 0) return [];
-            // Most batches: one text, written out as it comes (see batchJson).
-            const parts = await db.execute<{ json: string; exact: boolean }>(batchJson(ids));
-            if (parts.every((part) => part.exact)) return parts.map((part) => part.json);
-            const rows = await db.execute<ListedRow>(sql`
-              ${batchSources(ids)}
-              select l.id, ${HEAD} as head, l.lat, l.lng, ${BODY} as body,
-                -- Values whose definition was deleted are not shown (see customFieldsJson); most rows
-                -- have none, and are sent as stored without taking them apart.
-                case when l.custom_values = '{}' then null
-                  else (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
-                    else coalesce((select jsonb_object_agg(kv.key, kv.value) from jsonb_each(l.custom_values) kv
-                                   where kv.key = any(d.names)), '{}') end)::text
-                end as custom_fields,
-                ${TAIL} as tail
-              from locations l
-              left join tag_lists tl on tl.location_id = l.id
-              left join set_lists sl on sl.location_id = l.id
-              left join definitions d on d.workspace_id = l.workspace_id
-              where l.id = any(array(select id from page))
-              order by l.id`);
-            return rows.map(listedJson);
+            const parts = await db.execute<{ json: string }>(batchJson(ids));
+            return parts.map((part) => listedPart(part.json));
           },
         },
         () => countWhere(db, l, filterCondition(filter)),
