@@ -1,7 +1,7 @@
 // Queries over locations. Reads build the whole output (tags, sets, custom values) in one
 // statement with correlated subqueries, so a list of any length costs one round trip.
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Database, type Executor, rawRows } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
 import { finderLocationsTable } from '../finders/finders.table.ts';
@@ -119,19 +119,26 @@ function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | 
 }
 
 /**
- * Around a value PostgreSQL writes differently from JSON.stringify, in a batch's text: a float8
- * (PostgreSQL writes 1e-05 where JavaScript writes 0.00001) or a custom-field object (jsonb
+ * Around a value PostgreSQL may write differently from JSON.stringify, in a batch's text: a
+ * float8 outside the range where both write plain decimals, or a custom-field object (jsonb
  * writes `{"a": 1.50}` where JavaScript writes `{"a":1.5}`, and orders integer keys last).
- * JavaScript writes these values again (listedPart). A raw U+0001 never occurs otherwise:
- * to_json and jsonb escape control characters in strings.
+ * JavaScript writes these values again (listedPart). A raw U+0001 occurs nowhere else: to_json
+ * and jsonb escape control characters in strings.
  */
-const MARK = '\u0001';
+const MARK = 0x01;
 
 /** A text column as a JSON value: a string literal, or null. */
 const jsonText = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
 
-/** A float8 column between marks, or null. */
-const markedFloat = (column: string) => `coalesce(E'\\x01' || ${column}::text || E'\\x01', 'null')`;
+/**
+ * A float8 as JSON. PostgreSQL (shortest exact digits, extra_float_digits 1 as by default) and
+ * JavaScript write the same plain decimal for magnitudes in [1e-4, 1e15); zero is written 0
+ * (PostgreSQL writes -0); other values (1e-05 in PostgreSQL, 0.00001 in JavaScript; NaN,
+ * Infinity) go between marks.
+ */
+const jsonFloat = (column: string) => `case when ${column} is null then 'null' when ${column} = 0 then '0'
+    when abs(${column}) >= 1e-4 and abs(${column}) < 1e15 then ${column}::text
+    else E'\\x01' || ${column}::text || E'\\x01' end`;
 
 /** Date.prototype.toISOString in SQL: milliseconds, truncated as a JS Date truncates them. */
 const isoTime = (column: string) =>
@@ -158,7 +165,7 @@ const LOCATION_JSON = sql.raw(
     'country',
     'zip',
   ])}
-  || ',"lat":' || ${markedFloat('l.lat')} || ',"lng":' || ${markedFloat('l.lng')}
+  || ',"lat":' || ${jsonFloat('l.lat')} || ',"lng":' || ${jsonFloat('l.lng')}
   || ',' || ${jsonFields(['phone', 'email', 'website', 'image_url'])}
   || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
   || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
@@ -212,20 +219,81 @@ const batchJson = (ids: number[]) => sql`
   from (select json, id, (row_number() over (order by id) - 1) / 100 as part from rendered) parts
   group by part order by part`;
 
-/** A marked value as JSON.stringify writes it: a custom-field object, or a float8. */
-const rewritten = (value: string) =>
-  // Number('NaN') and Number('Infinity') are written null, as JSON.stringify writes them.
-  JSON.stringify(value.startsWith('{') ? JSON.parse(value) : Number(value));
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
-/** A text of batchJson with its marked values written by JavaScript. */
-function listedPart(text: string): string {
-  if (!text.includes(MARK)) return text;
-  const pieces = text.split(MARK);
-  for (let index = 1; index < pieces.length; index += 2) pieces[index] = rewritten(pieces[index]!);
-  return pieces.join('');
+/** The index of the quote that ends the JSON string starting at `start`, or -1. */
+function stringEnd(text: string, start: number): number {
+  for (let at = start + 1; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === BACKSLASH) at++;
+    else if (code === QUOTE) return at;
+  }
+  return -1;
 }
 
-export function createLocationsRepository(db: Executor) {
+/** The end of a plain integer of at most 15 digits (held exactly by a double) at `start`, or -1. */
+function integerEnd(text: string, start: number): number {
+  let at = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  const digits = at;
+  while (at < text.length && text.charCodeAt(at) >= 0x30 && text.charCodeAt(at) <= 0x39) at++;
+  return at > digits && at - digits <= 15 ? at : -1;
+}
+
+/**
+ * jsonb's text of a flat object as JSON.stringify(JSON.parse(text)) writes it, when that only
+ * drops the space jsonb writes after each `:` and `,` (strings are escaped alike): keys that are
+ * not all digits (JavaScript lists integer keys first) and values that are strings, booleans,
+ * null or short integers. Anything else (fractions, exponents, long integers, nested values):
+ * undefined. Parsing and writing again costs several times more, on most rows.
+ */
+function compactFlatObject(text: string): string | undefined {
+  if (text === '{}') return text;
+  let out = '{';
+  let at = 1;
+  for (;;) {
+    const keyEnd = text.charCodeAt(at) === QUOTE ? stringEnd(text, at) : -1;
+    if (keyEnd === -1 || /^"\d+"$/.test(text.slice(at, keyEnd + 1))) return undefined;
+    if (!text.startsWith(': ', keyEnd + 1)) return undefined;
+    const value = keyEnd + 3;
+    let valueEnd: number;
+    if (text.charCodeAt(value) === QUOTE) valueEnd = stringEnd(text, value) + 1;
+    else if (text.startsWith('true', value) || text.startsWith('null', value)) valueEnd = value + 4;
+    else if (text.startsWith('false', value)) valueEnd = value + 5;
+    else valueEnd = integerEnd(text, value);
+    if (valueEnd <= 0) return undefined;
+    out += `${text.slice(at, keyEnd + 1)}:${text.slice(value, valueEnd)}`;
+    if (valueEnd === text.length - 1 && text.charCodeAt(valueEnd) === 0x7d) return `${out}}`;
+    if (!text.startsWith(', ', valueEnd)) return undefined;
+    out += ',';
+    at = valueEnd + 2;
+  }
+}
+
+/** A marked value as JSON.stringify writes it: a custom-field object, or a float8. */
+const rewritten = (value: string) =>
+  value.startsWith('{')
+    ? (compactFlatObject(value) ?? JSON.stringify(JSON.parse(value)))
+    : // Number('NaN') and Number('Infinity') are written null, as JSON.stringify writes them.
+      JSON.stringify(Number(value));
+
+/** A text of batchJson (UTF-8 bytes) with its marked values written by JavaScript. */
+function listedPart(text: Buffer): Buffer {
+  let mark = text.indexOf(MARK);
+  if (mark === -1) return text;
+  const pieces: Buffer[] = [];
+  let from = 0;
+  while (mark !== -1) {
+    const end = text.indexOf(MARK, mark + 1);
+    pieces.push(text.subarray(from, mark), Buffer.from(rewritten(text.toString('utf8', mark + 1, end))));
+    from = end + 1;
+    mark = text.indexOf(MARK, from);
+  }
+  pieces.push(text.subarray(from));
+  return Buffer.concat(pieces);
+}
+
+export function createLocationsRepository(db: Database) {
   return {
     /**
      * The list read for streaming (lib/pagination.ts streamList): ids from the
@@ -250,8 +318,9 @@ export function createLocationsRepository(db: Executor) {
           },
           rows: async (ids) => {
             if (ids.length === 0) return [];
-            const parts = await db.execute<{ json: string }>(batchJson(ids));
-            return parts.map((part) => listedPart(part.json));
+            // Bytes, not strings: the texts are relayed to the client nearly as they come.
+            const parts = await rawRows(db, batchJson(ids));
+            return parts.map(([json]) => listedPart(json!));
           },
         },
         () => countWhere(db, l, filterCondition(filter)),
