@@ -179,6 +179,10 @@ const LOCATION_JSON = sql.raw(
  * A whole batch as texts of 100 locations, rendered by PostgreSQL. Tags and sets are written
  * once each per batch, with their rank in the (name, id) order, so a location's list is joined
  * in the order of an integer rather than sorted by name (a collation compare) row by row.
+ *
+ * The lists are aggregated from input sorted once (the subqueries' ORDER BY, which the
+ * aggregation keeps) rather than with string_agg(... order by ...): before PostgreSQL 16 an
+ * ordered aggregate sorts each group on its own, a sort per location.
  */
 const batchJson = (ids: number[]) => sql`
   with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
@@ -188,20 +192,22 @@ const batchJson = (ids: number[]) => sql`
     from tags t
     where t.id in (select lt.tag_id from location_tags lt where lt.location_id = any(array(select id from page)))),
   tag_lists as (
-    select lt.location_id, '[' || string_agg(tj.json, ',' order by tj.rank) || ']' as tags
-    from location_tags lt join tag_json tj on tj.id = lt.tag_id
-    where lt.location_id = any(array(select id from page))
-    group by lt.location_id),
+    select location_id, '[' || string_agg(json, ',') || ']' as tags
+    from (select lt.location_id, tj.json from location_tags lt join tag_json tj on tj.id = lt.tag_id
+          where lt.location_id = any(array(select id from page))
+          order by lt.location_id, tj.rank) sorted
+    group by location_id),
   set_json as (
     select s.id, '{"id":' || s.id || ',"name":' || to_json(s.name)::text || '}' as json,
       row_number() over (order by s.name, s.id) as rank
     from sets s
     where s.id in (select ls.set_id from location_sets ls where ls.location_id = any(array(select id from page)))),
   set_lists as (
-    select ls.location_id, '[' || string_agg(sj.json, ',' order by sj.rank) || ']' as sets
-    from location_sets ls join set_json sj on sj.id = ls.set_id
-    where ls.location_id = any(array(select id from page))
-    group by ls.location_id),
+    select location_id, '[' || string_agg(json, ',') || ']' as sets
+    from (select ls.location_id, sj.json from location_sets ls join set_json sj on sj.id = ls.set_id
+          where ls.location_id = any(array(select id from page))
+          order by ls.location_id, sj.rank) sorted
+    group by location_id),
   definitions as (
     select d.workspace_id, array_agg(d.name) as names from custom_field_definitions d
     where d.workspace_id in (select l.workspace_id from locations l where l.id = any(array(select id from page)))
