@@ -209,6 +209,21 @@ describe('GET /api/locations, streamed', () => {
     expect(res.body).toBe(await previousBody({}, ws));
   });
 
+  it('writes floats JavaScript writes longer than PostgreSQL (1e-06 as 0.000001) as before', async () => {
+    // A text whose first values grow: no bytes freed before them to rewrite them in place.
+    const ws = await createWorkspace(ctx.deps, owner, 'Tiny floats');
+    await ctx.deps.db.execute(sql`insert into locations (workspace_id, title, lat, lng)
+      select ${ws}, 'Tiny ' || g, 0.000001 * g, -0.0000015 from generate_series(1, 3) g`);
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/locations?workspace_id=${ws}`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('"lat":0.000001,"lng":-0.0000015');
+    expect(res.body).toBe(await previousBody({}, ws));
+  });
+
   it('the admin list streams the same rows', async () => {
     const admin = await createUser(ctx.deps, { role: 'admin' });
     const res = await ctx.app.inject({

@@ -283,12 +283,38 @@ const rewritten = (value: string) =>
     : // Number('NaN') and Number('Infinity') are written null, as JSON.stringify writes them.
       JSON.stringify(Number(value));
 
-/** A text of batchJson (UTF-8 bytes) with its marked values written by JavaScript. */
+/**
+ * A text of batchJson (UTF-8 bytes) with its marked values written by JavaScript. The text is
+ * rewritten in place, the bytes after each value moved up to it: the buffer is this call's own
+ * (raw rows are views of what the socket read), and a new one per text would double the bytes
+ * the service allocates for a list. A value that comes out longer than it was with its marks
+ * (1e-05 as 0.00001) could overrun the bytes not yet read: from there on, pieces are copied.
+ */
 function listedPart(text: Buffer): Buffer {
   let mark = text.indexOf(MARK);
   if (mark === -1) return text;
-  const pieces: Buffer[] = [];
-  let from = 0;
+  let written = 0; // text[0, written) is final
+  let from = 0; // text[from, …) is still to read
+  while (mark !== -1) {
+    const end = text.indexOf(MARK, mark + 1);
+    const value = rewritten(text.toString('utf8', mark + 1, end));
+    const length = Buffer.byteLength(value);
+    const at = written + (mark - from);
+    if (at + length > end + 1) return grownPart(text, written, from);
+    text.copy(text, written, from, mark);
+    text.write(value, at, 'utf8');
+    written = at + length;
+    from = end + 1;
+    mark = text.indexOf(MARK, from);
+  }
+  text.copy(text, written, from);
+  return text.subarray(0, written + text.length - from);
+}
+
+/** listedPart once a value outgrows its place: text[0, written) is final, text[from, …) unread. */
+function grownPart(text: Buffer, written: number, from: number): Buffer {
+  const pieces = [text.subarray(0, written)];
+  let mark = text.indexOf(MARK, from);
   while (mark !== -1) {
     const end = text.indexOf(MARK, mark + 1);
     pieces.push(text.subarray(from, mark), Buffer.from(rewritten(text.toString('utf8', mark + 1, end))));
