@@ -180,9 +180,11 @@ const LOCATION_JSON = sql.raw(
  * once each per batch, with their rank in the (name, id) order, so a location's list is joined
  * in the order of an integer rather than sorted by name (a collation compare) row by row.
  *
- * The lists are aggregated from input sorted once (the subqueries' ORDER BY, which the
- * aggregation keeps) rather than with string_agg(... order by ...): before PostgreSQL 16 an
- * ordered aggregate sorts each group on its own, a sort per location.
+ * The lists are aggregated from input sorted once (the subqueries' ORDER BY) rather than with
+ * string_agg(... order by ...): before PostgreSQL 16 an ordered aggregate sorts each group on
+ * its own, a sort per location. PostgreSQL aggregates rows in the order its input gives them
+ * (its documentation says a sorted subquery "will usually work", not that it must); the tests
+ * compare tag and set orders with the list's unstreamed form (tests/locations-lists.test.ts).
  */
 const batchJson = (ids: number[]) => sql`
   with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
