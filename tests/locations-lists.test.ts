@@ -33,7 +33,8 @@ beforeAll(async () => {
   const ws = workspaceId;
   await ctx.deps.db.transaction(async (tx) => {
     await tx.execute(sql`insert into custom_field_definitions (workspace_id, name, label, type)
-      values (${ws}, 'seats', 'Seats', 'number'), (${ws}, 'note', 'Note', 'text')`);
+      values (${ws}, 'seats', 'Seats', 'number'), (${ws}, 'note', 'Note', 'text'), (${ws}, 'meta', 'Meta', 'text'),
+        (${ws}, '7', 'Seven', 'boolean')`);
     await tx.execute(sql`insert into tags (workspace_id, name, slug)
       values (${ws}, 'Zeta "quoted"', 'zeta'), (${ws}, 'alpha', 'alpha'), (${ws}, 'Ünïcode ✓', 'unicode')`);
     await tx.execute(sql`insert into sets (workspace_id, name) values (${ws}, 'Set B'), (${ws}, 'Set A')`);
@@ -45,13 +46,17 @@ beforeAll(async () => {
         'Store "' || g || '" \\ back' || case when g % 7 = 0 then E'\\n\\ttab\\u0001' else '' end,
         case when g % 3 = 0 then 'Ünïcode — ✓ ' || g end, g || ' Main St', 'Springfield', (10000 + g)::text,
         case g % 5 when 0 then 0.00001 when 1 then -89.5 when 2 then null when 3 then 1e-7 else 45.123456789012345 end,
-        case g % 4 when 0 then 179.99999999999997 when 1 then -0.0001 else 12 end,
+        case g % 4 when 0 then 179.99999999999997 when 1 then -0.0001 when 2 then 12
+          else case when g % 8 = 3 then '-0'::float8 else 999999999999999.9 * (g % 3 - 1) end end,
         '+1 555 ' || g, 'store' || g || '@example.test', null,
         case when g % 11 = 0 then 'https://cdn.example.test/' || g || '.png' end,
-        case g % 4 when 0 then '{}'::jsonb
+        case g % 5 when 0 then '{}'::jsonb
           when 1 then jsonb_build_object('seats', 1.50, 'note', 'n"' || g)
           when 2 then jsonb_build_object('seats', g, 'gone', 'orphaned value')
-          else jsonb_build_object('note', E'line\\nbreak') end,
+          when 3 then jsonb_build_object('note', E'line\\nbreak')
+          -- JavaScript lists integer keys first; nested values, long integers and fractions.
+          else jsonb_build_object('note', 'x', '7', true, 'meta', jsonb_build_object('b', 1, 'a', jsonb_build_array(1.0, 'x', null)),
+            'seats', case when g % 3 = 0 then 12345678901234567 else 0.0000001 end) end,
         timestamptz '2026-01-01 00:00:00.123456+00' + g * interval '1 second 1 microsecond'
       from generate_series(1, ${LOCATIONS}) g`);
     await tx.execute(sql`insert into location_tags (location_id, tag_id)
@@ -177,8 +182,8 @@ describe('GET /api/locations, streamed', () => {
     }
   });
 
-  it('sends batches PostgreSQL renders whole (plain values) byte for byte as before too', async () => {
-    // The values above make every batch fall back to rendering row by row; these do not.
+  it('sends plain values (few floats or custom values JavaScript writes differently) byte for byte too', async () => {
+    // The values above are mostly ones JavaScript writes again; these mostly are not.
     const ws = await createWorkspace(ctx.deps, owner, 'Plain values');
     await ctx.deps.db.transaction(async (tx) => {
       await tx.execute(sql`insert into custom_field_definitions (workspace_id, name, label, type)
@@ -201,6 +206,21 @@ describe('GET /api/locations, streamed', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(z.array(locationSchema).parse(res.json())).toHaveLength(2500);
+    expect(res.body).toBe(await previousBody({}, ws));
+  });
+
+  it('writes floats JavaScript writes longer than PostgreSQL (1e-06 as 0.000001) as before', async () => {
+    // A text whose first values grow: no bytes freed before them to rewrite them in place.
+    const ws = await createWorkspace(ctx.deps, owner, 'Tiny floats');
+    await ctx.deps.db.execute(sql`insert into locations (workspace_id, title, lat, lng)
+      select ${ws}, 'Tiny ' || g, 0.000001 * g, -0.0000015 from generate_series(1, 3) g`);
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/locations?workspace_id=${ws}`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('"lat":0.000001,"lng":-0.0000015');
     expect(res.body).toBe(await previousBody({}, ws));
   });
 

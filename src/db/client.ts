@@ -4,11 +4,13 @@
 // Every wait on the database is bounded (issue 14, point 7), so that while PostgreSQL is down a
 // request fails within seconds (503 through the error handler) instead of hanging, and the
 // first request after it is back succeeds.
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema.ts';
 
-export type Database = PostgresJsDatabase<typeof schema>;
+export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** What a repository method runs on: the pool or a caller's transaction. */
 export type Executor = Database | Transaction;
@@ -46,6 +48,18 @@ export const API_SESSION_TIMEOUTS = {
   statement_timeout: 30_000,
   idle_in_transaction_session_timeout: 60_000,
 } as const;
+
+const dialect = new PgDialect({ casing: 'snake_case' });
+
+/**
+ * A statement's rows as the bytes PostgreSQL sent, a Buffer (or null) per column: for text the
+ * service relays as it is, not decoded into strings to be encoded again. The statement is
+ * prepared once per connection and reused (db.execute plans each statement anew).
+ */
+export function rawRows(db: Database, query: SQL): Promise<(Buffer | null)[][]> {
+  const { sql, params } = dialect.sqlToQuery(query);
+  return db.$client.unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true }).raw();
+}
 
 export interface DatabaseOptions {
   max?: number;

@@ -39,6 +39,23 @@ export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
   return listed.items;
 }
 
+const COMMA = Buffer.from(',');
+
+/**
+ * Items joined with commas between a prefix and a suffix: a string when every item is one, else
+ * bytes (items that are Buffers hold UTF-8 JSON, sent without decoding).
+ */
+function joinItems(prefix: string, items: (string | Buffer)[], suffix: string): string | Buffer {
+  if (!items.some((item) => typeof item !== 'string')) return `${prefix}${items.join(',')}${suffix}`;
+  const pieces: Buffer[] = [Buffer.from(prefix)];
+  items.forEach((item, index) => {
+    if (index > 0) pieces.push(COMMA);
+    pieces.push(typeof item === 'string' ? Buffer.from(item) : item);
+  });
+  pieces.push(Buffer.from(suffix));
+  return Buffer.concat(pieces);
+}
+
 /**
  * Sends a list as a JSON array of rows already rendered as JSON, with X-Total-Count when paged.
  * A list that fits its first batch goes out whole, with a Content-Length, as before; a longer
@@ -46,19 +63,23 @@ export function sendList<T>(reply: FastifyReply, listed: Listed<T>): T[] {
  * client leaves, the stream is destroyed and no further batch is read. An error after the first
  * byte can no longer become an error answer: the connection is cut (docs/api.md, Lists).
  */
-export function sendStreamedList<T = string>(
+export function sendStreamedList<T = Buffer>(
   reply: FastifyReply,
   list: StreamedList<T>,
-  /** How one item is written; items that are JSON texts already need none. */
-  render: (item: T) => string = String,
+  /** How one item is written; items that are JSON already (texts or bytes) need none. */
+  render?: (item: T) => string,
 ): FastifyReply {
   if (list.total !== undefined) reply.header('x-total-count', String(list.total));
   reply.type('application/json; charset=utf-8');
-  const joined = (items: T[]) => items.map(render).join(',');
-  if (list.complete) return reply.send(Buffer.from(`[${joined(list.first)}]`));
+  const texts = (items: T[]): (string | Buffer)[] =>
+    render ? items.map(render) : (items as (string | Buffer)[]);
+  if (list.complete) {
+    const whole = joinItems('[', texts(list.first), ']');
+    return reply.send(typeof whole === 'string' ? Buffer.from(whole) : whole);
+  }
   async function* body() {
-    yield `[${joined(list.first)}`;
-    for await (const batch of list.rest) yield `,${joined(batch)}`;
+    yield joinItems('[', texts(list.first), '');
+    for await (const batch of list.rest) yield joinItems(',', texts(batch), '');
     yield ']';
   }
   return reply.send(Readable.from(body(), { objectMode: false, highWaterMark: 64 * 1024 }));

@@ -70,14 +70,14 @@ export interface ListSource<T> {
   /** Ids after `afterId` (all when undefined), in order, skipping `offset`, at most `limit`. */
   ids(range: { afterId: number | undefined; offset: number; limit: number }): Promise<number[]>;
   /**
-   * These rows in the order of the ids. Rows of locations come as JSON texts, where one text
-   * may hold several rows already joined with commas.
+   * These rows in the order of the ids. Rows of locations come as JSON texts (bytes), where one
+   * text may hold several rows already joined with commas.
    */
   rows(ids: number[]): Promise<T[]>;
 }
 
 /** A list to send as a JSON array: the first batch is read before anything is sent. */
-export interface StreamedList<T = string> {
+export interface StreamedList<T = Buffer> {
   /** Present when the list was paged. */
   total?: number;
   first: T[];
