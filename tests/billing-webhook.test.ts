@@ -72,6 +72,24 @@ function changed(subscription: FakeSubscription, changes: Partial<FakeSubscripti
   return copy;
 }
 
+/** Links a new Paddle customer to the user, as a first checkout does. */
+async function linkCustomer(user: UserRow) {
+  const customer = paddle.addCustomer({ email: user.email });
+  await ctx.deps.db
+    .update(usersTable)
+    .set({ paddleCustomerId: customer.id })
+    .where(eq(usersTable.id, user.id));
+  return customer;
+}
+
+/** A new user with a linked customer and an active subscription at this price. */
+async function subscriber(priceId: string) {
+  const user = await createUser(ctx.deps);
+  const customer = await linkCustomer(user);
+  const subscription = paddle.addSubscription({ customerId: customer.id, priceId, status: 'active' });
+  return { user, customer, subscription };
+}
+
 /** A user whose own trial has ended: no access until Paddle says otherwise. */
 async function lapsedUser(): Promise<{ user: UserRow; token: string }> {
   const user = await createUser(ctx.deps, {
@@ -163,11 +181,7 @@ describe('a subscription lifecycle', () => {
 
   it('lets past_due through the guard, shuts a paused subscription out, and lets a resumed one back in', async () => {
     const { user, token } = await lapsedUser();
-    const customer = paddle.addCustomer({ email: user.email });
-    await ctx.deps.db
-      .update(usersTable)
-      .set({ paddleCustomerId: customer.id })
-      .where(eq(usersTable.id, user.id));
+    const customer = await linkCustomer(user);
     const subscription = paddle.addSubscription({
       customerId: customer.id,
       priceId: paddle.prices.bronze,
@@ -281,17 +295,7 @@ describe('events out of order', () => {
   });
 
   it('orders events a few microseconds apart correctly', async () => {
-    const user = await createUser(ctx.deps);
-    const customer = paddle.addCustomer({ email: user.email });
-    await ctx.deps.db
-      .update(usersTable)
-      .set({ paddleCustomerId: customer.id })
-      .where(eq(usersTable.id, user.id));
-    const subscription = paddle.addSubscription({
-      customerId: customer.id,
-      priceId: paddle.prices.bronze,
-      status: 'active',
-    });
+    const { user, subscription } = await subscriber(paddle.prices.bronze);
     // Same millisecond, different microseconds: a JavaScript Date could not tell them apart.
     const first = paddle.subscriptionEvent('subscription.activated', subscription, {
       occurredAt: '2030-02-01T00:00:00.123401Z',
@@ -309,17 +313,7 @@ describe('events out of order', () => {
   });
 
   it("does not let an old subscription's late cancellation end a newer live one", async () => {
-    const user = await createUser(ctx.deps);
-    const customer = paddle.addCustomer({ email: user.email });
-    await ctx.deps.db
-      .update(usersTable)
-      .set({ paddleCustomerId: customer.id })
-      .where(eq(usersTable.id, user.id));
-    const old = paddle.addSubscription({
-      customerId: customer.id,
-      priceId: paddle.prices.bronze,
-      status: 'active',
-    });
+    const { user, customer, subscription: old } = await subscriber(paddle.prices.bronze);
     const current = paddle.addSubscription({
       customerId: customer.id,
       priceId: paddle.prices.premium,
@@ -346,17 +340,7 @@ describe('events out of order', () => {
 
 describe('authenticity', () => {
   async function subscriptionEventFor() {
-    const user = await createUser(ctx.deps);
-    const customer = paddle.addCustomer({ email: user.email });
-    await ctx.deps.db
-      .update(usersTable)
-      .set({ paddleCustomerId: customer.id })
-      .where(eq(usersTable.id, user.id));
-    const subscription = paddle.addSubscription({
-      customerId: customer.id,
-      priceId: paddle.prices.premium,
-      status: 'active',
-    });
+    const { user, subscription } = await subscriber(paddle.prices.premium);
     return { user, event: paddle.subscriptionEvent('subscription.activated', subscription) };
   }
 
@@ -423,17 +407,7 @@ describe('authenticity', () => {
 
 describe('replays and strangers', () => {
   it('acknowledges a replayed event with no second effect', async () => {
-    const user = await createUser(ctx.deps);
-    const customer = paddle.addCustomer({ email: user.email });
-    await ctx.deps.db
-      .update(usersTable)
-      .set({ paddleCustomerId: customer.id })
-      .where(eq(usersTable.id, user.id));
-    const subscription = paddle.addSubscription({
-      customerId: customer.id,
-      priceId: paddle.prices.bronze,
-      status: 'active',
-    });
+    const { user, subscription } = await subscriber(paddle.prices.bronze);
     const event = paddle.subscriptionEvent('subscription.activated', subscription);
     expect(await send(event)).toEqual({ received: true, duplicate: false });
     expect((await userRow(user.id)).subscriptionTier).toBe('bronze');
@@ -449,17 +423,7 @@ describe('replays and strangers', () => {
   });
 
   it('stores one row when the same event arrives twice at once', async () => {
-    const user = await createUser(ctx.deps);
-    const customer = paddle.addCustomer({ email: user.email });
-    await ctx.deps.db
-      .update(usersTable)
-      .set({ paddleCustomerId: customer.id })
-      .where(eq(usersTable.id, user.id));
-    const subscription = paddle.addSubscription({
-      customerId: customer.id,
-      priceId: paddle.prices.bronze,
-      status: 'active',
-    });
+    const { subscription } = await subscriber(paddle.prices.bronze);
     const event = paddle.subscriptionEvent('subscription.activated', subscription);
     const answers = await Promise.all([
       deliver(paddle.signedWebhook(event)),
@@ -507,20 +471,8 @@ describe('replays and strangers', () => {
 
 describe('logs', () => {
   it('carry what happened to each delivery and never the secret, the signature or the body', async () => {
-    const { user, event } = await (async () => {
-      const row = await createUser(ctx.deps);
-      const customer = paddle.addCustomer({ email: row.email });
-      await ctx.deps.db
-        .update(usersTable)
-        .set({ paddleCustomerId: customer.id })
-        .where(eq(usersTable.id, row.id));
-      const subscription = paddle.addSubscription({
-        customerId: customer.id,
-        priceId: paddle.prices.bronze,
-        status: 'active',
-      });
-      return { user: row, event: paddle.subscriptionEvent('subscription.activated', subscription) };
-    })();
+    const { user, subscription } = await subscriber(paddle.prices.bronze);
+    const event = paddle.subscriptionEvent('subscription.activated', subscription);
     const signed = paddle.signedWebhook(event);
     await deliver(signed);
     await deliver(paddle.signedWebhook(event, { secret: 'forged' }));
