@@ -284,10 +284,17 @@ describe('thousands of locations', () => {
     await ctx.deps.db
       .insert(mapLocationsTable)
       .values(direct.map((locationId) => ({ mapId: map!.id, locationId })));
-    const [set] = await ctx.deps.db
+    const [set, few] = await ctx.deps.db
       .insert(setsTable)
-      .values({ workspaceId: cast.workspaceId, name: 'Many' })
+      .values([
+        { workspaceId: cast.workspaceId, name: 'Many' },
+        { workspaceId: cast.workspaceId, name: 'Few' },
+      ])
       .returning();
+    // The first locations join the later set first: stored against the order of the set ids.
+    await ctx.deps.db
+      .insert(locationSetsTable)
+      .values(ids.slice(0, 3).map((locationId) => ({ setId: few!.id, locationId })));
     const inSet = ids.filter((_, i) => i % 4 === 0 || i % 3 === 1);
     await ctx.deps.db
       .insert(locationSetsTable)
@@ -326,7 +333,12 @@ describe('thousands of locations', () => {
     expect(byId.get(tagged[0]!)!.tags).toEqual(['apple-store', 'zebra-crossing']);
     expect(byId.get(ids[1]!)!.tags).toEqual([]);
     expect(byId.get(ids[4]!)!.sets).toEqual([set!.id]);
+    expect(byId.get(ids[0]!)!.sets).toEqual([set!.id, few!.id]);
+    expect(byId.get(ids[2]!)).toBeUndefined();
     expect(payload.tags.map((tag) => tag.slug)).toEqual(['apple-store', 'zebra-crossing']);
-    expect(payload.sets).toEqual([{ id: set!.id, name: 'Many' }]);
+    expect(payload.sets).toEqual([
+      { id: few!.id, name: 'Few' },
+      { id: set!.id, name: 'Many' },
+    ]);
   });
 });

@@ -143,33 +143,31 @@ from f`;
  */
 export const sliceStatement = (locationIds: string, finderWorkspaceId: number) => sql`
 -- The planner knows how many ids there are, and at thousands it would pick hash joins over
--- whole tables (every workspace's locations, tags and sets). A lateral subquery it may not
--- flatten ("offset 0") keeps the reads to index lookups of these locations, whatever the size
--- of the tables.
+-- whole tables (every workspace's locations, tags and sets). Correlated subqueries and a
+-- lateral subquery it may not flatten ("offset 0") keep the reads to index lookups of these
+-- locations, whatever the size of the tables.
 with ord as (
   select u.location_id, u.rn
   from unnest(string_to_array(${locationIds}, ',')::int[]) with ordinality as u(location_id, rn)
 ),
-ltp as materialized (
-  select ord.location_id, x.tag_id from ord
-  cross join lateral (select lt.tag_id from location_tags lt where lt.location_id = ord.location_id offset 0) x
+-- Each location's tag and set ids as stored (index order, no sort).
+ids as materialized (
+  select ord.rn, ord.location_id,
+    array(select lt.tag_id from location_tags lt where lt.location_id = ord.location_id) as tag_ids,
+    array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids
+  from ord
 ),
-lsp as materialized (
-  select ord.location_id, x.set_id from ord
-  cross join lateral (select ls.set_id from location_sets ls where ls.location_id = ord.location_id offset 0) x
+-- Locations share a few combinations of tags and of sets: each distinct combination is put in
+-- the document's order (tag slugs by name then id, set ids ascending) once here, not once per
+-- location, which was half of the statement's time. Materialized so that it stays once.
+tag_combos as materialized (
+  select c.tag_ids,
+    array(select t.slug from tags t where t.id = any(c.tag_ids) order by t.name, t.id) as slugs
+  from (select distinct tag_ids from ids) c
 ),
--- A location's tags go by name then id: ranked once here, so the per-location order is an
--- integer comparison instead of a text one.
-tg as (
-  select t.id, t.slug, row_number() over (order by t.name, t.id) as rk
-  from tags t where t.id in (select tag_id from ltp)
-),
-lt as (
-  select ltp.location_id, array_agg(tg.slug order by tg.rk) as slugs
-  from ltp join tg on tg.id = ltp.tag_id group by ltp.location_id
-),
-lset as (
-  select location_id, array_agg(set_id order by set_id) as set_ids from lsp group by location_id
+set_combos as materialized (
+  select c.set_ids, array(select x from unnest(c.set_ids) x order by x) as sorted
+  from (select distinct set_ids from ids) c
 ),
 -- Definitions of the finder's workspace, read once; a location of another workspace (through
 -- a map) reads its own workspace's in the subquery below.
@@ -181,12 +179,12 @@ fdefs as (
 -- cheaper per row than json_build_object. Custom values named by no definition are removed
 -- (usually there are none, and the value goes through as stored).
 docs as (
-  select ord.rn, loc.workspace_id, row_to_json(d)::text as doc
-  from ord
-  cross join lateral (select * from locations l where l.id = ord.location_id offset 0) loc
+  select ids.rn, loc.workspace_id, row_to_json(d)::text as doc
+  from ids
+  join tag_combos tc on tc.tag_ids = ids.tag_ids
+  join set_combos sc on sc.set_ids = ids.set_ids
+  cross join lateral (select * from locations l where l.id = ids.location_id offset 0) loc
   cross join fdefs
-  left join lt on lt.location_id = loc.id
-  left join lset on lset.location_id = loc.id
   cross join lateral (select case when loc.workspace_id = ${finderWorkspaceId} then fdefs.names
     else coalesce((select array_agg(d.name) from custom_field_definitions d where d.workspace_id = loc.workspace_id), '{}')
     end as names) w
@@ -205,9 +203,9 @@ docs as (
     loc.lat,
     loc.lng,
     loc.phone,
-    coalesce(lset.set_ids, '{}') as sets,
+    sc.sorted as sets,
     loc.state,
-    coalesce(lt.slugs, '{}') as tags,
+    tc.slugs as tags,
     loc.title,
     loc.website,
     loc.zip) d
@@ -216,7 +214,9 @@ select ((rn - 1) / ${CHUNK_SIZE})::int as chunk, string_agg(doc, ',' order by rn
   array_agg(distinct workspace_id) as workspace_ids, null::int[] as tag_ids, null::int[] as set_ids
 from docs group by 1
 union all
-select null, null, null, (select array_agg(distinct tag_id) from ltp), (select array_agg(distinct set_id) from lsp)`;
+select null, null, null,
+  (select array_agg(distinct x) from tag_combos, unnest(tag_combos.tag_ids) x),
+  (select array_agg(distinct x) from set_combos, unnest(set_combos.set_ids) x)`;
 
 /** The tags and sets of the payload (after "locations"), by name then id. */
 const tailStatement = (tagIds: number[], setIds: number[]) => sql`
