@@ -194,7 +194,11 @@ describe('GET /api/locations, streamed', () => {
       await tx.execute(sql`insert into locations (workspace_id, external_id, title, address, zip, lat, lng, custom_values)
         select ${ws}, 'P-' || g, 'Plain ' || g || E' "q" \\ ✓', g || ' Road', null, (g % 180) - 89.5, case when g % 2 = 0 then 12 else -0.5 end,
           case g % 3 when 0 then '{}'::jsonb when 1 then jsonb_build_object('seats', g, 'kind', 'k"' || g, 'open', true)
-            else jsonb_build_object('seats', -g, 'open', null) end
+            -- Multiselect values: flat arrays, empty ones, and one JavaScript writes differently (2.50).
+            else jsonb_build_object('seats', -g, 'open', null, 'kind', case g % 4
+              when 0 then jsonb_build_array('a "q"', 'b\\c', g, true, null)
+              when 1 then '[]'::jsonb
+              else jsonb_build_array('x', 2.50) end) end
         from generate_series(1, 2500) g`);
       await tx.execute(sql`insert into location_tags (location_id, tag_id)
         select l.id, t.id from locations l join tags t on t.workspace_id = l.workspace_id where l.workspace_id = ${ws}`);
