@@ -15,6 +15,7 @@ import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
+import { multipart } from './helpers/multipart.ts';
 
 const LOCATIONS = 4_500; // more than two batches
 let ctx: TestContext;
@@ -226,6 +227,65 @@ describe('GET /api/locations, streamed', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('"lat":0.000001,"lng":-0.0000015');
     expect(res.body).toBe(await previousBody({}, ws));
+  });
+
+  it('lists a location as it is after a change (PUT, CSV re-import), never as first written', async () => {
+    // A row's own fields are listed from columns PostgreSQL keeps (locations.listed-json.ts):
+    // every kind of write must leave them current.
+    const ws = await createWorkspace(ctx.deps, owner, 'Changed rows');
+    await ctx.deps.db.execute(sql`insert into locations (workspace_id, external_id, title, lat, lng, created_at, updated_at)
+      select ${ws}, 'C-' || g, 'First ' || g, 10, 20, now() - interval '1 day', now() - interval '1 day'
+      from generate_series(1, 3) g`);
+    const before = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/locations?workspace_id=${ws}`,
+      headers: bearer(token),
+    });
+    const [first, second] = z.array(locationSchema).parse(before.json());
+
+    const put = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/locations/${first!.id}`,
+      headers: bearer(token),
+      payload: { title: 'Put "quoted"\nline', lat: 0.00001, website: 'https://put.example.test' },
+    });
+    expect(put.statusCode).toBe(200);
+    const csv = 'external_id,title,address,city\nC-2,"Imported \\ again",2 Import Road,Reimport City\n';
+    const body = multipart({
+      fields: { workspace_id: String(ws) },
+      files: [
+        { field: 'file', filename: 'locations.csv', contentType: 'text/csv', content: Buffer.from(csv) },
+      ],
+    });
+    const imported = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/locations/import',
+      headers: { ...bearer(token), ...body.headers },
+      payload: body.payload,
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+
+    const after = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/locations?workspace_id=${ws}`,
+      headers: bearer(token),
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toBe(await previousBody({}, ws));
+    const rows = z.array(locationSchema).parse(after.json());
+    expect(rows[0]).toMatchObject({
+      title: 'Put "quoted"\nline',
+      lat: 0.00001,
+      website: 'https://put.example.test',
+    });
+    expect(rows[0]!.updated_at).toBe(put.json().updated_at);
+    expect(rows[0]!.updated_at).not.toBe(first!.updated_at);
+    expect(rows[1]).toMatchObject({
+      title: 'Imported \\ again',
+      address: '2 Import Road',
+      city: 'Reimport City',
+    });
+    expect(rows[1]!.updated_at).not.toBe(second!.updated_at);
   });
 
   it('the admin list streams the same rows', async () => {

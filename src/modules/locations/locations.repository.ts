@@ -10,6 +10,7 @@ import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import { MARK } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
@@ -119,60 +120,19 @@ function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | 
 }
 
 /**
- * Around a value PostgreSQL may write differently from JSON.stringify, in a batch's text: a
- * float8 outside the range where both write plain decimals, or a custom-field object (jsonb
- * writes `{"a": 1.50}` where JavaScript writes `{"a":1.5}`, and orders integer keys last).
- * JavaScript writes these values again (listedPart). A raw U+0001 occurs nowhere else: to_json
- * and jsonb escape control characters in strings.
- */
-const MARK = 0x01;
-
-/** A text column as a JSON value: a string literal, or null. */
-const jsonText = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
-
-/**
- * A float8 as JSON. PostgreSQL (shortest exact digits, extra_float_digits 1 as by default) and
- * JavaScript write the same plain decimal for magnitudes in [1e-4, 1e15); zero is written 0
- * (PostgreSQL writes -0); other values (1e-05 in PostgreSQL, 0.00001 in JavaScript; NaN,
- * Infinity) go between marks.
- */
-const jsonFloat = (column: string) => `case when ${column} is null then 'null' when ${column} = 0 then '0'
-    when abs(${column}) >= 1e-4 and abs(${column}) < 1e15 then ${column}::text
-    else E'\\x01' || ${column}::text || E'\\x01' end`;
-
-/** Date.prototype.toISOString in SQL: milliseconds, truncated as a JS Date truncates them. */
-const isoTime = (column: string) =>
-  `'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
-
-const jsonFields = (names: string[]) =>
-  names
-    .map((name, index) => `'${index === 0 ? '' : ','}"${name}":' || ${jsonText(`l.${name}`)}`)
-    .join(' || ');
-
-/**
- * One location's JSON, fields in the schema's order. Values whose definition was deleted stay
- * stored but are not shown (see customFieldsJson); most rows have none, and their custom values
- * are written as stored without taking them apart.
+ * One location's JSON, fields in the schema's order: the row's own fields as stored in its
+ * listed_json columns (locations.listed-json.ts), the rest joined here. Values whose definition
+ * was deleted stay stored but are not shown (see customFieldsJson); most rows have none, and
+ * their custom values are written as stored without taking them apart.
  */
 const LOCATION_JSON = sql.raw(
-  `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',' || ${jsonFields([
-    'external_id',
-    'title',
-    'description',
-    'address',
-    'city',
-    'state',
-    'country',
-    'zip',
-  ])}
-  || ',"lat":' || ${jsonFloat('l.lat')} || ',"lng":' || ${jsonFloat('l.lng')}
-  || ',' || ${jsonFields(['phone', 'email', 'website', 'image_url'])}
+  `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',' || l.listed_json_head
   || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
   || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
     else E'\\x01' || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
       else coalesce((select jsonb_object_agg(kv.key, kv.value) from jsonb_each(l.custom_values) kv
                      where kv.key = any(d.names)), '{}') end)::text || E'\\x01' end
-  || ',"created_at":' || ${isoTime('l.created_at')} || ',"updated_at":' || ${isoTime('l.updated_at')} || '}'`,
+  || l.listed_json_tail`,
 );
 
 /**

@@ -7,6 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { doublePrecision, index, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
+import { listedJsonHead, listedJsonTail } from './locations.listed-json.ts';
 
 /** lower(value) without any whitespace; '' for null. Immutable, so usable in a generated column. */
 export const normalize = (value: SQL) =>
@@ -52,6 +53,17 @@ export const locationsTable = pgTable(
           sql`${normalize(sql.raw('title'))} || '|' || ${normalize(sql.raw('address'))} || '|' || ${normalize(sql.raw('zip'))}`,
       ),
     ...timestamps,
+    /**
+     * The row's own fields as they appear in a list's JSON, kept by PostgreSQL so a list joins
+     * them instead of rendering them on every read (see locations.listed-json.ts). Internal:
+     * never sent as such.
+     */
+    listedJsonHead: text()
+      .notNull()
+      .generatedAlwaysAs((): SQL => listedJsonHead()),
+    listedJsonTail: text()
+      .notNull()
+      .generatedAlwaysAs((): SQL => listedJsonTail()),
   },
   (t) => [
     index('locations_workspace_id_id_idx').on(t.workspaceId, t.id),
