@@ -12,8 +12,7 @@ CREATE FUNCTION lf_json_string(value text) RETURNS text
 CREATE FUNCTION lf_json_time(value timestamptz) RETURNS text
   LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
   AS $$ BEGIN RETURN '"' || to_char(value AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'; END $$;--> statement-breakpoint
-ALTER TABLE "locations" ADD COLUMN "listed_json_head" text GENERATED ALWAYS AS ('"external_id":' || case when external_id is null then 'null'
-    when external_id ~ '[\x01-\x1f"\\]' then lf_json_string(external_id) else '"' || external_id || '"' end || ',"title":' || case when title is null then 'null'
+ALTER TABLE "locations" ADD COLUMN "listed_json_head" text GENERATED ALWAYS AS ('"title":' || case when title is null then 'null'
     when title ~ '[\x01-\x1f"\\]' then lf_json_string(title) else '"' || title || '"' end || ',"description":' || case when description is null then 'null'
     when description ~ '[\x01-\x1f"\\]' then lf_json_string(description) else '"' || description || '"' end || ',"address":' || case when address is null then 'null'
     when address ~ '[\x01-\x1f"\\]' then lf_json_string(address) else '"' || address || '"' end || ',"city":' || case when city is null then 'null'

@@ -93,15 +93,82 @@ describe('the payload', () => {
     expect(third.custom_fields).toEqual({ seats: 4 });
   });
 
-  it('is canonical: keys in alphabetical order, the ETag the SHA-1 of the bytes', async () => {
+  it('is canonical: keys in a fixed order, the ETag the SHA-1 of the bytes', async () => {
     const res = await details(scene.finder.token);
     const body = res.body;
     const keys = Object.keys(JSON.parse(body) as object);
     expect(keys).toEqual([...keys].sort());
-    const location = (JSON.parse(body) as FinderPayload).locations[0]!;
-    expect(Object.keys(location)).toEqual(Object.keys(location).sort());
+    // A location's keys in the order of the API's lists (docs/api.md), every one of them.
+    for (const location of (JSON.parse(body) as FinderPayload).locations) {
+      expect(Object.keys(location)).toEqual([
+        'id',
+        'title',
+        'description',
+        'address',
+        'city',
+        'state',
+        'country',
+        'zip',
+        'lat',
+        'lng',
+        'phone',
+        'email',
+        'website',
+        'image_url',
+        'custom_fields',
+        'sets',
+        'tags',
+      ]);
+    }
     const { createHash } = await import('node:crypto');
     expect(res.headers.etag).toBe(`"${createHash('sha1').update(res.rawPayload).digest('hex')}"`);
+  });
+
+  it('writes every value as valid JSON: escapes, tiny and large floats, values no write path accepts', async () => {
+    // A location's fields come from the text PostgreSQL keeps for lists, whose marks around
+    // floats JavaScript writes differently must not reach the payload.
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const rows = await ctx.deps.db
+      .insert(locationsTable)
+      .values([
+        {
+          workspaceId: cast.workspaceId,
+          title: 'Quote " back \\ line\n\u0001 ✓',
+          lat: 0.00001,
+          lng: -0.0000015,
+        },
+        {
+          workspaceId: cast.workspaceId,
+          title: 'Plain',
+          city: null,
+          lat: 0.30000000000000004,
+          lng: -179.99999999999997,
+        },
+        {
+          workspaceId: cast.workspaceId,
+          title: 'Not a number',
+          lat: Number.NaN,
+          lng: Number.NEGATIVE_INFINITY,
+        },
+      ])
+      .returning({ id: locationsTable.id });
+    await setOwnLocations(
+      ctx.deps,
+      finder.id,
+      rows.map((row) => row.id),
+    );
+    const res = await details(finder.token);
+    expect(res.statusCode).toBe(200);
+    const [quoted, plain, notANumber] = (JSON.parse(res.body) as FinderPayload).locations;
+    expect(quoted).toMatchObject({ title: 'Quote " back \\ line\n\u0001 ✓', lat: 0.00001, lng: -0.0000015 });
+    expect(plain).toMatchObject({
+      title: 'Plain',
+      city: null,
+      lat: 0.30000000000000004,
+      lng: -179.99999999999997,
+    });
+    expect(notANumber).toMatchObject({ lat: null, lng: null });
+    expect(res.body.includes('\x01')).toBe(false);
   });
 
   it('is an empty list of locations for a finder with nothing', async () => {

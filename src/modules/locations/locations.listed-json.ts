@@ -1,6 +1,7 @@
 // The parts of a location's list JSON that depend on its own row alone, as PostgreSQL writes
-// them into two stored generated columns (locations.table.ts): everything but the id and
-// workspace id (cheap integers), the tags, sets and custom fields (which depend on other rows).
+// them into two stored generated columns (locations.table.ts): everything but the id,
+// workspace id and external id (cheap to write), the tags, sets and custom fields (which depend
+// on other rows). The widget payload reads the first column too.
 // A streamed list (locations.repository.ts batchJson) then joins stored text instead of
 // escaping a dozen strings, formatting two floats and two timestamps per row each time it is
 // read: a third of the database's work for a 100,000-location list (2.1 -> 1.2 s on the
@@ -29,7 +30,7 @@ export const MARK = 0x01;
  * backslashes and control characters (a text never holds U+0000); a text without them is
  * quoted as it is, which costs a write a fraction of a function call (most texts).
  */
-const jsonText = (column: string) => `case when ${column} is null then 'null'
+export const jsonText = (column: string) => `case when ${column} is null then 'null'
     when ${column} ~ '[\\x01-\\x1f"\\\\]' then lf_json_string(${column}) else '"' || ${column} || '"' end`;
 
 /**
@@ -46,12 +47,13 @@ const jsonFields = (names: string[]) =>
   names.map((name, index) => `'${index === 0 ? '' : ','}"${name}":' || ${jsonText(name)}`).join(' || ');
 
 /**
- * `"external_id":…` to `"image_url":…`, the fields between workspace_id and tags, without the
- * commas around them.
+ * `"title":…` to `"image_url":…`, without the commas around them: the fields the list writes
+ * between external_id and tags, and the widget payload after the id (finders.payload.repository.ts,
+ * which removes the marks: PostgreSQL's float text, such as 1e-05, is valid JSON there).
  */
 export const listedJsonHead = (): SQL =>
   sql.raw(
-    `${jsonFields(['external_id', 'title', 'description', 'address', 'city', 'state', 'country', 'zip'])}
+    `${jsonFields(['title', 'description', 'address', 'city', 'state', 'country', 'zip'])}
   || ',"lat":' || ${jsonFloat('lat')} || ',"lng":' || ${jsonFloat('lng')}
   || ',' || ${jsonFields(['phone', 'email', 'website', 'image_url'])}`,
   );

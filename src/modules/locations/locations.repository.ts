@@ -10,7 +10,7 @@ import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
-import { MARK } from './locations.listed-json.ts';
+import { jsonText, MARK } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
@@ -126,7 +126,8 @@ function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | 
  * their custom values are written as stored without taking them apart.
  */
 const LOCATION_JSON = sql.raw(
-  `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',' || l.listed_json_head
+  `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',"external_id":' || ${jsonText('l.external_id')}
+  || ',' || l.listed_json_head
   || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
   || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
     else E'\\x01' || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
