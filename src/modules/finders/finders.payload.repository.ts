@@ -12,6 +12,7 @@
 // sets, tags), which lets the build join the text PostgreSQL keeps for lists.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
+import { unmarkedJson } from '../locations/locations.listed-json.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
 
@@ -178,16 +179,13 @@ fdefs as (
   from custom_field_definitions d where d.workspace_id = ${finderWorkspaceId}
 ),
 -- A location's document: its own fields as PostgreSQL keeps them for lists
--- (locations.listed_json_head, see locations.listed-json.ts), without the marks lists use (a
--- float outside the plain-decimal range, such as 1e-05, is valid JSON as PostgreSQL writes it;
--- NaN and infinities, which no write path accepts, become null), then the custom values,
--- sets and tags. Joining stored text costs a third less than rendering every field per build.
--- Custom values named by no definition are removed (usually there are none, and the value
--- goes through as stored).
+-- (locations.listed_json_head, see locations.listed-json.ts) without the marks lists use, then
+-- the custom values, sets and tags. Joining stored text costs a third less than rendering
+-- every field per build. Custom values named by no definition are removed (usually there are
+-- none, and the value goes through as stored).
 docs as (
   select ids.rn, loc.workspace_id,
-    '{"id":' || loc.id || ',' || (case when strpos(loc.listed_json_head, E'\\x01') = 0 then loc.listed_json_head
-      else regexp_replace(regexp_replace(loc.listed_json_head, E'\\x01-?(NaN|Infinity)\\x01', 'null', 'g'), E'\\x01', '', 'g') end)
+    '{"id":' || loc.id || ',' || ${unmarkedJson('loc.listed_json_head')}
     || ',"custom_fields":' || (case
       when loc.custom_values - w.names = '{}'::jsonb then loc.custom_values
       else loc.custom_values - array(select jsonb_object_keys(loc.custom_values - w.names))

@@ -24,6 +24,8 @@ import { type SQL, sql } from 'drizzle-orm';
  * occurs nowhere else: to_json and jsonb escape control characters in strings.
  */
 export const MARK = 0x01;
+/** MARK as a PostgreSQL literal. */
+export const MARK_LITERAL = `E'\\x01'`;
 
 /**
  * A text column as a JSON value: a string literal, or null. to_json escapes only quotes,
@@ -41,7 +43,7 @@ export const jsonText = (column: string) => `case when ${column} is null then 'n
  */
 const jsonFloat = (column: string) => `case when ${column} is null then 'null' when ${column} = 0 then '0'
     when abs(${column}) >= 1e-4 and abs(${column}) < 1e15 then ${column}::text
-    else E'\\x01' || ${column}::text || E'\\x01' end`;
+    else ${MARK_LITERAL} || ${column}::text || ${MARK_LITERAL} end`;
 
 const jsonFields = (names: string[]) =>
   names.map((name, index) => `'${index === 0 ? '' : ','}"${name}":' || ${jsonText(name)}`).join(' || ');
@@ -63,3 +65,12 @@ export const listedJsonTail = (): SQL =>
   sql.raw(
     `',"created_at":' || lf_json_time(created_at) || ',"updated_at":' || lf_json_time(updated_at) || '}'`,
   );
+
+/**
+ * A listed_json text as plain JSON, for a reader that does not write marked values again (the
+ * widget payload): the marks dropped, as PostgreSQL's float text (1e-05) is valid JSON; NaN and
+ * infinities, which no write path accepts, written null. Most texts have no mark.
+ */
+export const unmarkedJson = (column: string): SQL =>
+  sql.raw(`case when strpos(${column}, ${MARK_LITERAL}) = 0 then ${column}
+    else regexp_replace(regexp_replace(${column}, E'\\x01-?(NaN|Infinity)\\x01', 'null', 'g'), ${MARK_LITERAL}, '', 'g') end`);

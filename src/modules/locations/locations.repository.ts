@@ -10,7 +10,7 @@ import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
-import { jsonText, MARK } from './locations.listed-json.ts';
+import { jsonText, MARK, MARK_LITERAL } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
@@ -130,9 +130,9 @@ const LOCATION_JSON = sql.raw(
   || ',' || l.listed_json_head
   || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
   || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
-    else E'\\x01' || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
+    else ${MARK_LITERAL} || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
       else coalesce((select jsonb_object_agg(kv.key, kv.value) from jsonb_each(l.custom_values) kv
-                     where kv.key = any(d.names)), '{}') end)::text || E'\\x01' end
+                     where kv.key = any(d.names)), '{}') end)::text || ${MARK_LITERAL} end
   || l.listed_json_tail`,
 );
 
@@ -204,6 +204,8 @@ const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
 
+const isDigit = (byte: number) => byte >= DIGIT_0 && byte <= DIGIT_9;
+
 /** The index of the quote that ends the JSON string starting at `start`, before `end`; or -1. */
 function stringEnd(text: Buffer, start: number, end: number): number {
   for (let at = start + 1; at < end; at++) {
@@ -218,7 +220,7 @@ function stringEnd(text: Buffer, start: number, end: number): number {
 function integerEnd(text: Buffer, start: number, end: number): number {
   let at = text[start] === MINUS ? start + 1 : start;
   const digits = at;
-  while (at < end && text[at]! >= DIGIT_0 && text[at]! <= DIGIT_9) at++;
+  while (at < end && isDigit(text[at]!)) at++;
   return at > digits && at - digits <= 15 ? at : -1;
 }
 
@@ -257,8 +259,8 @@ function flatArrayEnd(text: Buffer, start: number, end: number): number {
  * Whether jsonb's text of an object, text[start, end), becomes what JSON.stringify(JSON.parse())
  * writes by dropping the space jsonb writes after each `:` and `,` (strings are escaped alike):
  * an object whose keys are not all digits (JavaScript lists integer keys first) and whose
- * values are strings, booleans, null, short integers or flat arrays of them. Read only: nothing is moved unless the
- * whole value qualifies.
+ * values are strings, booleans, null, short integers or flat arrays of them. Read only:
+ * nothing is moved unless the whole value qualifies.
  */
 function isCompactable(text: Buffer, start: number, end: number): boolean {
   if (text[start] !== OPEN_BRACE) return false;
@@ -269,8 +271,7 @@ function isCompactable(text: Buffer, start: number, end: number): boolean {
     const keyEnd = stringEnd(text, at, end);
     if (keyEnd === -1) return false;
     let digitsOnly = keyEnd > at + 1;
-    for (let i = at + 1; digitsOnly && i < keyEnd; i++)
-      digitsOnly = text[i]! >= DIGIT_0 && text[i]! <= DIGIT_9;
+    for (let i = at + 1; digitsOnly && i < keyEnd; i++) digitsOnly = isDigit(text[i]!);
     if (digitsOnly || text[keyEnd + 1] !== COLON || text[keyEnd + 2] !== SPACE) return false;
     const value = keyEnd + 3;
     const valueEnd =
