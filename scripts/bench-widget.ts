@@ -29,7 +29,7 @@ import { precompress } from '../src/modules/finders/finders.payload.cache.ts';
 import {
   BUILD_SETTINGS,
   createFinderPayloadRepository,
-  metaStatement,
+  locationIdsStatement,
   sliceStatement,
 } from '../src/modules/finders/finders.payload.repository.ts';
 import { openBenchDatabase } from './bench-database.ts';
@@ -173,7 +173,7 @@ async function main() {
     const repository = createFinderPayloadRepository(deps.db);
     const builds: number[] = [];
     const fills: number[] = [];
-    let json = '';
+    let json: Buffer = Buffer.alloc(0);
     for (let i = 0; i < 10; i++) {
       const start = performance.now();
       const built = await repository.build(token10k);
@@ -189,18 +189,20 @@ async function main() {
     if (process.env.BENCH_EXPLAIN) {
       // The statement that builds the location documents, over all 10,000 locations at once
       // (a build splits them between two connections), with the build's settings.
-      const [meta] = (await deps.db.execute(metaStatement(token10k))) as unknown as Array<{
-        location_ids: string;
-      }>;
+      const [finder] = await raw<{ id: number; map_id: number | null }[]>`
+        select id, map_id from finders where token = ${token10k}`;
+      const [listed] = (await deps.db.execute(
+        locationIdsStatement(finder!.id, finder!.map_id),
+      )) as unknown as Array<{ location_ids: string }>;
       await deps.db.transaction(async (tx) => {
         await tx.execute(BUILD_SETTINGS);
         const plan = (await tx.execute(
-          sql`explain (analyze, buffers) ${sliceStatement(meta!.location_ids, workspace!.id)}`,
+          sql`explain (analyze, buffers) ${sliceStatement(listed!.location_ids, workspace!.id)}`,
         )) as unknown as Array<Record<string, string>>;
         for (const row of plan) console.log(Object.values(row)[0]);
       });
     }
-    const count = (JSON.parse(json) as { locations: unknown[] }).locations.length;
+    const count = (JSON.parse(json.toString('utf8')) as { locations: unknown[] }).locations.length;
     console.log(`\npayload of ${count.toLocaleString('en')} locations`);
     console.log(`  cold build:                      median ${ms(median(builds))} of 9`);
     console.log(`  compression of a fill (gzip+br): median ${ms(median(fills))} of 9`);

@@ -51,14 +51,26 @@ export const API_SESSION_TIMEOUTS = {
 
 const dialect = new PgDialect({ casing: 'snake_case' });
 
+/** A postgres.js handle: the pool (`db.$client`) or one of its transactions (`sql.begin`'s). */
+export type SqlClient = postgres.Sql | postgres.TransactionSql;
+
 /**
  * A statement's rows as the bytes PostgreSQL sent, a Buffer (or null) per column: for text the
  * service relays as it is, not decoded into strings to be encoded again. The statement is
  * prepared once per connection and reused (db.execute plans each statement anew).
  */
-export function rawRows(db: Database, query: SQL): Promise<(Buffer | null)[][]> {
+export function rawRows(db: Database | SqlClient, query: SQL): Promise<(Buffer | null)[][]> {
   const { sql, params } = dialect.sqlToQuery(query);
-  return db.$client.unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true }).raw();
+  const client = '$client' in db ? db.$client : db;
+  return client.unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true }).raw();
+}
+
+/** A statement's rows as postgres.js parses them (column names as written), on a postgres.js handle. */
+export async function rowsOn<T extends Record<string, unknown>>(client: SqlClient, query: SQL): Promise<T[]> {
+  const { sql, params } = dialect.sqlToQuery(query);
+  return (await client.unsafe(sql, params as postgres.ParameterOrJSON<never>[], {
+    prepare: true,
+  })) as unknown as T[];
 }
 
 export interface DatabaseOptions {

@@ -54,9 +54,8 @@ interface Entry extends CachedPayload {
 
 export const sha1Hex = (data: string | Buffer) => createHash('sha1').update(data).digest('hex');
 
-/** The JSON and its compressed forms, computed once. */
-export async function precompress(json: string): Promise<PayloadVariants> {
-  const identity = Buffer.from(json, 'utf8');
+/** The JSON (UTF-8 bytes) and its compressed forms, computed once. */
+export async function precompress(identity: Buffer): Promise<PayloadVariants> {
   const [gz, br] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {

@@ -1,17 +1,17 @@
 // The widget payload of a finder (src/widget/types.ts FinderPayload) and its publish history.
 // The document is built by PostgreSQL in a few set-based statements, whatever the number of
-// locations (no query per location): the finder and its location ids in payload order, the
-// location documents as JSON text straight from the server, a thousand joined in a row (Node
-// never parses them, and postgres.js parses a few large rows instead of one per location),
-// then the payload's tags and sets. All of them read one snapshot (a repeatable-read
+// locations (no query per location): the finder, its location ids in payload order, the
+// location documents as JSON text straight from the server, a thousand joined in a row (read
+// as bytes and sent on as they came: Node never parses nor decodes them, and postgres.js reads
+// a few large rows instead of one per location), then the payload's tags and sets. All of them read one snapshot (a repeatable-read
 // transaction); from PARALLEL_MIN_LOCATIONS locations the documents of the two halves of the
 // list are built at once on two connections sharing that snapshot, one server process each.
 // Keys are written in a fixed order, so the same content always gives the same bytes and the
 // same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's in
 // the order of a location in the API's lists (id, title to image_url, then custom_fields,
 // sets, tags), which lets the build join the text PostgreSQL keeps for lists.
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../../db/client.ts';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { type Database, type Executor, rawRows, rowsOn, type SqlClient } from '../../db/client.ts';
 import { unmarkedJson } from '../locations/locations.listed-json.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
@@ -27,8 +27,8 @@ export interface PayloadDependencies {
 export interface BuiltPayload extends PayloadDependencies {
   token: string;
   authorizedUrls: string[];
-  /** The document, UTF-8 JSON. */
-  json: string;
+  /** The document, UTF-8 JSON bytes (the location documents as PostgreSQL sent them). */
+  json: Buffer;
 }
 
 /** Locations per row of a slice's answer: postgres.js parses a few large rows, not one per location. */
@@ -42,14 +42,19 @@ const PARALLEL_MIN_LOCATIONS = 2000;
  */
 const MAX_PARALLEL_BUILDS = 2;
 /**
- * Settings of the build's own transactions. The sorts and hashes of a 100,000-location build
- * need tens of megabytes; at the default 4 MB work_mem they spill to disk. The slice's cost
- * estimate (index lookups per location) is past jit_above_cost from a few thousand
- * locations, and compiling its expressions took a quarter of the statement's time.
+ * Settings of the build's own transactions, as the items of a select list. The sorts and
+ * hashes of a 100,000-location build need tens of megabytes; at the default 4 MB work_mem they
+ * spill to disk. The slice's cost estimate (index lookups per location) is past jit_above_cost
+ * from a few thousand locations, and compiling its expressions took a quarter of the
+ * statement's time. The location ids statement names the finder and its map by parameter, and
+ * its plan depends on how many rows they have (an index for one finder of many, a scan for
+ * most of the table): a prepared statement is planned for its values each time, never with a
+ * generic plan that guesses them.
  */
-export const BUILD_SETTINGS = sql.raw(
-  "select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)",
+const BUILD_SETTING_ITEMS = sql.raw(
+  "set_config('work_mem', '64MB', true), set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_custom_plan', true)",
 );
+export const BUILD_SETTINGS = sql`select ${BUILD_SETTING_ITEMS}`;
 const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+-[0-9]+$/i;
 
 interface FinderPart {
@@ -63,23 +68,14 @@ interface FinderPart {
   head: Record<string, unknown>;
 }
 
-interface MetaRow extends Record<string, unknown> {
-  meta: string;
+interface LocationIdsRow extends Record<string, unknown> {
   /** The ids of the payload's locations in payload order, comma-separated; null when none. */
   location_ids: string | null;
 }
 
-interface SliceRow extends Record<string, unknown> {
-  chunk: number | null;
-  body: string | null;
-  workspace_ids: number[] | null;
-  tag_ids: number[] | null;
-  set_ids: number[] | null;
-}
-
 interface Slice {
-  /** The slice's location documents joined by commas, in payload order. */
-  json: string;
+  /** The slice's location documents in payload order: chunks of them, commas between (none when empty). */
+  json: Buffer[];
   workspaceIds: number[];
   tagIds: number[];
   setIds: number[];
@@ -91,37 +87,35 @@ interface Slice {
  * are those its locations carry; custom field definitions are the finder's workspace's, in
  * sort_order. A location's custom values are those named by a definition of its own
  * workspace (orphaned values stay hidden, as in the location output).
+ * Each location of a finder once, with `pos`, its sort_order when it is one of the finder's
+ * own (null otherwise).
  */
-const finderAndLocationIds = (token: string) => sql`
-with f as (
-  select id, workspace_id, map_id, name, token, settings, advanced_refinements, authorized_urls
-  from finders where token = ${token}
-),
-ids as (
+const reachedLocations = (finderId: SQL, mapId: SQL) => sql`
   select location_id, min(pos) as pos from (
-    select fl.location_id, fl.sort_order as pos from finder_locations fl join f on fl.finder_id = f.id
+    select fl.location_id, fl.sort_order as pos from finder_locations fl where fl.finder_id = ${finderId}
     union all
-    select ml.location_id, null from map_locations ml join f on ml.map_id = f.map_id
+    select ml.location_id, null from map_locations ml where ml.map_id = ${mapId}
     union all
     select ls.location_id, null from location_sets ls
-      join map_sets ms on ms.set_id = ls.set_id join f on ms.map_id = f.map_id
-  ) u group by location_id
-)`;
+      join map_sets ms on ms.set_id = ls.set_id where ms.map_id = ${mapId}
+  ) u group by location_id`;
 
 /** What a payload reads from, without building it: the cache's keys before a first build. */
-const dependenciesStatement = (token: string) => sql`${finderAndLocationIds(token)}
+const dependenciesStatement = (token: string) => sql`
+with f as (select id, workspace_id, map_id from finders where token = ${token}),
+ids as (${reachedLocations(sql`(select id from f)`, sql`(select map_id from f)`)})
 select f.id as finder_id, f.workspace_id, f.map_id,
   (select array_agg(distinct l.workspace_id) from locations l join ids on ids.location_id = l.id)
     as location_workspace_ids
 from f`;
 
 /**
- * The finder (the document's keys before "locations" as `head`, its name and settings for the
- * keys after) and its location ids in payload order: own locations by sort_order, then the
- * others; ties and the rest by id. Exported for scripts/bench-widget.ts (EXPLAIN).
+ * The build's first statement: its settings and the finder (the document's keys before
+ * "locations" as `head`, its name and settings for the keys after). No row for an unknown token.
  */
-export const metaStatement = (token: string) => sql`${finderAndLocationIds(token)}
-select json_build_object(
+const openStatement = (token: string) => sql`
+select ${BUILD_SETTING_ITEMS},
+  json_build_object(
     'finder_id', f.id,
     'workspace_id', f.workspace_id,
     'map_id', f.map_id,
@@ -135,14 +129,25 @@ select json_build_object(
         select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
           order by d.sort_order, d.id)
         from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json),
-      'id', f.id))::text as meta,
-  (select string_agg(location_id::text, ',' order by pos nulls last, location_id) from ids) as location_ids
-from f`;
+      'id', f.id))::text as meta
+from finders f where f.token = ${token}`;
+
+/**
+ * The finder's location ids in payload order: own locations by sort_order, then the others;
+ * ties and the rest by id. A statement of its own, after the finder's, so that the planner
+ * knows which finder and map it reads (the primary keys' ranges of one finder, where a join
+ * on the finder's row would scan every finder's locations). Exported for
+ * scripts/bench-widget.ts (EXPLAIN).
+ */
+export const locationIdsStatement = (finderId: number, mapId: number | null) => sql`
+select string_agg(location_id::text, ',' order by pos nulls last, location_id) as location_ids
+from (${reachedLocations(sql`${finderId}::int`, sql`${mapId}::int`)}) ids`;
 
 /**
  * The documents of some locations (ids comma-separated, in payload order), CHUNK_SIZE to a row
  * joined by commas in that order, each row with the workspaces of its locations; and one last
- * row with the ids of the tags and sets they carry. Exported for scripts/bench-widget.ts.
+ * row with the ids of the tags and sets they carry (each list of ids as text, comma-separated:
+ * the rows are read as bytes). Exported for scripts/bench-widget.ts.
  */
 export const sliceStatement = (locationIds: string, finderWorkspaceId: number) => sql`
 -- The planner knows how many ids there are, and at thousands it would pick hash joins over
@@ -202,12 +207,12 @@ docs as (
     end as names) w
 )
 select ((rn - 1) / ${CHUNK_SIZE})::int as chunk, string_agg(doc, ',' order by rn) as body,
-  array_agg(distinct workspace_id) as workspace_ids, null::int[] as tag_ids, null::int[] as set_ids
+  array_to_string(array_agg(distinct workspace_id), ',') as workspace_ids, null as tag_ids, null as set_ids
 from docs group by 1
 union all
 select null, null, null,
-  (select array_agg(distinct x) from tag_combos, unnest(tag_combos.tag_ids) x),
-  (select array_agg(distinct x) from set_combos, unnest(set_combos.set_ids) x)`;
+  (select string_agg(distinct x::text, ',') from tag_combos, unnest(tag_combos.tag_ids) x),
+  (select string_agg(distinct x::text, ',') from set_combos, unnest(set_combos.set_ids) x)`;
 
 /** The tags and sets of the payload (after "locations"), by name then id. */
 const tailStatement = (tagIds: number[], setIds: number[]) => sql`
@@ -219,20 +224,33 @@ select json_build_object(
     select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
     from tags t where t.id = any(string_to_array(${tagIds.join(',')}, ',')::int[])), '[]'::json))::text as body`;
 
-const READ_ONLY_SNAPSHOT = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+/** postgres.js's BEGIN for the build's transactions: one snapshot for every statement, no writes. */
+const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';
 
-async function readSlice(tx: Executor, locationIds: string[], finderWorkspaceId: number): Promise<Slice> {
-  if (locationIds.length === 0) return { json: '', workspaceIds: [], tagIds: [], setIds: [] };
-  const rows = (await tx.execute<SliceRow>(
-    sliceStatement(locationIds.join(','), finderWorkspaceId),
-  )) as unknown as SliceRow[];
-  const chunks = rows.filter((row) => row.chunk !== null).sort((a, b) => a.chunk! - b.chunk!);
-  const ids = rows.find((row) => row.chunk === null);
+const COMMA = Buffer.from(',');
+
+/** Ids PostgreSQL wrote as text, comma-separated (an empty list for none). */
+const idList = (bytes: Buffer | null | undefined): number[] =>
+  bytes && bytes.length > 0 ? bytes.toString('latin1').split(',').map(Number) : [];
+
+/**
+ * One slice's documents, read as bytes: the service sends them on as they came (to the cache's
+ * compression or to storage), never decoding megabytes into strings to encode them again.
+ */
+async function readSlice(tx: SqlClient, locationIds: string[], finderWorkspaceId: number): Promise<Slice> {
+  if (locationIds.length === 0) return { json: [], workspaceIds: [], tagIds: [], setIds: [] };
+  // Columns: chunk, body, workspace_ids, tag_ids, set_ids (see sliceStatement).
+  const rows = await rawRows(tx, sliceStatement(locationIds.join(','), finderWorkspaceId));
+  const chunks = rows
+    .filter((row) => row[0] !== null)
+    .map((row) => ({ chunk: Number(row[0]!.toString('latin1')), body: row[1]!, workspaceIds: row[2] }))
+    .sort((a, b) => a.chunk - b.chunk);
+  const ids = rows.find((row) => row[0] === null);
   return {
-    json: chunks.map((row) => row.body).join(','),
-    workspaceIds: chunks.flatMap((row) => row.workspace_ids ?? []),
-    tagIds: ids?.tag_ids ?? [],
-    setIds: ids?.set_ids ?? [],
+    json: chunks.flatMap((chunk, i) => (i === 0 ? [chunk.body] : [COMMA, chunk.body])),
+    workspaceIds: chunks.flatMap((chunk) => idList(chunk.workspaceIds)),
+    tagIds: idList(ids?.[3]),
+    setIds: idList(ids?.[4]),
   };
 }
 
@@ -267,12 +285,16 @@ export function createFinderPayloadRepository(db: Database) {
      * an exported snapshot), so the document is as consistent as one statement's.
      */
     async build(token: string): Promise<BuiltPayload | undefined> {
-      return db.transaction(async (tx) => {
-        await tx.execute(BUILD_SETTINGS);
-        const [meta] = (await tx.execute<MetaRow>(metaStatement(token))) as unknown as MetaRow[];
-        if (!meta) return undefined;
-        const finder = JSON.parse(meta.meta) as FinderPart;
-        const ids = meta.location_ids ? meta.location_ids.split(',') : [];
+      // postgres.js's own transactions rather than Drizzle's: the slices are read as bytes.
+      return db.$client.begin(READ_ONLY_SNAPSHOT, async (tx) => {
+        const [open] = await rowsOn<{ meta: string }>(tx, openStatement(token));
+        if (!open) return undefined;
+        const finder = JSON.parse(open.meta) as FinderPart;
+        const [listed] = await rowsOn<LocationIdsRow>(
+          tx,
+          locationIdsStatement(finder.finder_id, finder.map_id),
+        );
+        const ids = listed?.location_ids ? listed.location_ids.split(',') : [];
 
         let slices: Slice[];
         if (ids.length >= PARALLEL_MIN_LOCATIONS && parallelBuilds < maxParallelBuilds) {
@@ -280,19 +302,17 @@ export function createFinderPayloadRepository(db: Database) {
           // this transaction's snapshot: the document reads one state of the database.
           parallelBuilds++;
           try {
-            const [row] = (await tx.execute<{ id: string }>(
-              sql`select pg_export_snapshot() as id`,
-            )) as unknown as Array<{ id: string }>;
+            const [row] = await rowsOn<{ id: string }>(tx, sql`select pg_export_snapshot() as id`);
             const snapshot = row!.id;
             if (!SNAPSHOT_ID.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
             const half = Math.ceil(ids.length / 2);
             slices = await Promise.all([
               readSlice(tx, ids.slice(0, half), finder.workspace_id),
-              db.transaction(async (second) => {
-                await second.execute(sql.raw(`set transaction snapshot '${snapshot}'`));
-                await second.execute(BUILD_SETTINGS);
+              db.$client.begin(READ_ONLY_SNAPSHOT, async (second) => {
+                await second.unsafe(`set transaction snapshot '${snapshot}'`);
+                await rowsOn(second, BUILD_SETTINGS);
                 return readSlice(second, ids.slice(half), finder.workspace_id);
-              }, READ_ONLY_SNAPSHOT),
+              }),
             ]);
           } finally {
             parallelBuilds--;
@@ -303,9 +323,7 @@ export function createFinderPayloadRepository(db: Database) {
 
         const tagIds = [...new Set(slices.flatMap((slice) => slice.tagIds))];
         const setIds = [...new Set(slices.flatMap((slice) => slice.setIds))];
-        const [tailRow] = (await tx.execute<{ body: string }>(
-          tailStatement(tagIds, setIds),
-        )) as unknown as Array<{ body: string }>;
+        const [tailRow] = await rowsOn<{ body: string }>(tx, tailStatement(tagIds, setIds));
         const { sets, tags } = JSON.parse(tailRow!.body) as { sets: unknown; tags: unknown };
         // The keys before and after "locations" are serialised compactly, in alphabetical order.
         const head = JSON.stringify(finder.head).slice(0, -1);
@@ -317,9 +335,8 @@ export function createFinderPayloadRepository(db: Database) {
           token: finder.token,
         });
         const locations = slices
-          .map((slice) => slice.json)
-          .filter((json) => json !== '')
-          .join(',');
+          .filter((slice) => slice.json.length > 0)
+          .flatMap((slice, i) => (i === 0 ? slice.json : [COMMA, ...slice.json]));
         return {
           finderId: finder.finder_id,
           workspaceId: finder.workspace_id,
@@ -327,9 +344,13 @@ export function createFinderPayloadRepository(db: Database) {
           token: finder.token,
           authorizedUrls: finder.authorized_urls,
           locationWorkspaceIds: [...new Set(slices.flatMap((slice) => slice.workspaceIds))],
-          json: `${head},"locations":[${locations}],${tail.slice(1)}`,
+          json: Buffer.concat([
+            Buffer.from(`${head},"locations":[`),
+            ...locations,
+            Buffer.from(`],${tail.slice(1)}`),
+          ]),
         };
-      }, READ_ONLY_SNAPSHOT);
+      });
     },
 
     /** The finder with this token, when the actor may reach it. */

@@ -52,7 +52,7 @@ export function createFinderPayloadService({
       const finder = await accessibleFinder(actor, token);
       const built = await repository.build(finder.token);
       if (!built) throw createFinderNotFoundError();
-      const body = Buffer.from(built.json, 'utf8');
+      const body = built.json;
       const hash = sha1Hex(body);
       const objectKey = versionKey(finder.token, hash);
       await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
