@@ -3,9 +3,10 @@
 // locations (no query per location): the finder, its location ids in payload order, the
 // location documents as JSON text straight from the server, a thousand joined in a row (read
 // as bytes and sent on as they came: Node never parses nor decodes them, and postgres.js reads
-// a few large rows instead of one per location), then the payload's tags and sets. All of them read one snapshot (a repeatable-read
-// transaction); from PARALLEL_MIN_LOCATIONS locations the documents of the two halves of the
-// list are built at once on two connections sharing that snapshot, one server process each.
+// a few large rows instead of one per location), then the payload's tags and sets. All of
+// them read one snapshot (a repeatable-read transaction); from PARALLEL_MIN_LOCATIONS
+// locations the documents of the two halves of the list are built at once on two connections
+// sharing that snapshot, one server process each.
 // Keys are written in a fixed order, so the same content always gives the same bytes and the
 // same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's in
 // the order of a location in the API's lists (id, title to image_url, then custom_fields,
@@ -255,8 +256,8 @@ async function readSlice(tx: SqlClient, locationIds: string[], finderWorkspaceId
 }
 
 export function createFinderPayloadRepository(db: Database) {
-  // postgres.js under Drizzle: the pool's size bounds the builds that may use two connections.
-  const poolSize = (db as { $client?: { options?: { max?: number } } }).$client?.options?.max ?? 1;
+  // The pool's size bounds the builds that may use two connections.
+  const poolSize = db.$client.options.max;
   const maxParallelBuilds = Math.max(0, Math.min(MAX_PARALLEL_BUILDS, poolSize - 1));
   /** Builds holding two connections now. */
   let parallelBuilds = 0;
