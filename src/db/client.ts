@@ -65,6 +65,10 @@ export function rawRows(db: Database | SqlClient, query: SQL): Promise<(Buffer |
   return client.unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true }).raw();
 }
 
+/** Ids PostgreSQL wrote as one text, comma-separated (`string_agg`), read as bytes; none for null. */
+export const idsFromText = (bytes: Buffer | null | undefined): number[] =>
+  bytes && bytes.length > 0 ? bytes.toString('latin1').split(',').map(Number) : [];
+
 /** A statement's rows as postgres.js parses them (column names as written), on a postgres.js handle. */
 export async function rowsOn<T extends Record<string, unknown>>(client: SqlClient, query: SQL): Promise<T[]> {
   const { sql, params } = dialect.sqlToQuery(query);

@@ -12,7 +12,14 @@
 // the order of a location in the API's lists (id, title to image_url, then custom_fields,
 // sets, tags), which lets the build join the text PostgreSQL keeps for lists.
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { type Database, type Executor, rawRows, rowsOn, type SqlClient } from '../../db/client.ts';
+import {
+  type Database,
+  type Executor,
+  idsFromText,
+  rawRows,
+  rowsOn,
+  type SqlClient,
+} from '../../db/client.ts';
 import { unmarkedJson } from '../locations/locations.listed-json.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
@@ -75,8 +82,8 @@ interface LocationIdsRow extends Record<string, unknown> {
 }
 
 interface Slice {
-  /** The slice's location documents in payload order: chunks of them, commas between (none when empty). */
-  json: Buffer[];
+  /** The slice's location documents in payload order, a thousand joined by commas in each chunk. */
+  chunks: Buffer[];
   workspaceIds: number[];
   tagIds: number[];
   setIds: number[];
@@ -230,16 +237,12 @@ const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';
 
 const COMMA = Buffer.from(',');
 
-/** Ids PostgreSQL wrote as text, comma-separated (an empty list for none). */
-const idList = (bytes: Buffer | null | undefined): number[] =>
-  bytes && bytes.length > 0 ? bytes.toString('latin1').split(',').map(Number) : [];
-
 /**
  * One slice's documents, read as bytes: the service sends them on as they came (to the cache's
  * compression or to storage), never decoding megabytes into strings to encode them again.
  */
 async function readSlice(tx: SqlClient, locationIds: string[], finderWorkspaceId: number): Promise<Slice> {
-  if (locationIds.length === 0) return { json: [], workspaceIds: [], tagIds: [], setIds: [] };
+  if (locationIds.length === 0) return { chunks: [], workspaceIds: [], tagIds: [], setIds: [] };
   // Columns: chunk, body, workspace_ids, tag_ids, set_ids (see sliceStatement).
   const rows = await rawRows(tx, sliceStatement(locationIds.join(','), finderWorkspaceId));
   const chunks = rows
@@ -248,10 +251,10 @@ async function readSlice(tx: SqlClient, locationIds: string[], finderWorkspaceId
     .sort((a, b) => a.chunk - b.chunk);
   const ids = rows.find((row) => row[0] === null);
   return {
-    json: chunks.flatMap((chunk, i) => (i === 0 ? [chunk.body] : [COMMA, chunk.body])),
-    workspaceIds: chunks.flatMap((chunk) => idList(chunk.workspaceIds)),
-    tagIds: idList(ids?.[3]),
-    setIds: idList(ids?.[4]),
+    chunks: chunks.map((chunk) => chunk.body),
+    workspaceIds: chunks.flatMap((chunk) => idsFromText(chunk.workspaceIds)),
+    tagIds: idsFromText(ids?.[3]),
+    setIds: idsFromText(ids?.[4]),
   };
 }
 
@@ -335,9 +338,10 @@ export function createFinderPayloadRepository(db: Database) {
           tags,
           token: finder.token,
         });
+        // Every chunk of every slice, in payload order, commas between them.
         const locations = slices
-          .filter((slice) => slice.json.length > 0)
-          .flatMap((slice, i) => (i === 0 ? slice.json : [COMMA, ...slice.json]));
+          .flatMap((slice) => slice.chunks)
+          .flatMap((chunk, i) => (i === 0 ? [chunk] : [COMMA, chunk]));
         return {
           finderId: finder.finder_id,
           workspaceId: finder.workspace_id,

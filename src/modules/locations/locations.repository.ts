@@ -1,7 +1,7 @@
 // Queries over locations. Reads build the whole output (tags, sets, custom values) in one
 // statement with correlated subqueries, so a list of any length costs one round trip.
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Database, type Executor, rawRows } from '../../db/client.ts';
+import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
 import { finderLocationsTable } from '../finders/finders.table.ts';
@@ -383,8 +383,7 @@ export function createLocationsRepository(db: Database) {
               db,
               sql`select string_agg(id::text, ',' order by id) from (${window}) w`,
             );
-            const ids = row?.[0];
-            return ids ? ids.toString('latin1').split(',').map(Number) : [];
+            return idsFromText(row?.[0]);
           },
           rows: async (ids) => {
             if (ids.length === 0) return [];
