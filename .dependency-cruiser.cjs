@@ -1,4 +1,4 @@
-// The direction of imports of ../shared/STYLE.md, checked by `npm run lint`:
+// The direction of imports (README.md, "Direction of imports"), checked by `npm run lint`:
 // entry points -> app -> routes -> a module's routes -> service -> repository -> table, with
 // src/lib as the ground floor. Type-only imports count: a cycle through types is still a cycle
 // the next change can turn into a runtime one.
