@@ -24,8 +24,6 @@ export interface StageFinder {
   payload: FinderPayload;
   /** Published to the CDN (POST .../sync); otherwise only the details route answers. */
   published?: boolean;
-  /** The finder's authorized_urls; empty or missing allows every origin. */
-  authorizedOrigins?: string[];
 }
 
 export interface StoredAnalytics {
@@ -176,7 +174,6 @@ export async function startServiceBackend(options: {
     const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
     if (!workspace) throw new Error('the registered account has no workspace');
     const seeded = await seedFinder(api, workspace.id, finder.payload, {
-      authorizedUrls: finder.authorizedOrigins ?? [],
       app,
       token: owner.token,
       images: async (url) => Buffer.from(await (await fetch(url)).arrayBuffer()),
