@@ -30,6 +30,8 @@ const older = createFinderPayload({ name: 'Older pointer stores' });
 const legacy = createFinderPayload({ name: 'Legacy stores' });
 /** Published, open; the moved CDN answers a pointer whose url is no string. */
 const broken = createFinderPayload({ name: 'Broken pointer stores' });
+/** Published open, then restricted to another site without a republish: the CDN copy is stale. */
+const stale = createFinderPayload({ name: 'Stale stores' });
 
 /** The host site's port, for its other names (`localhost`, `*.shop.localhost`). */
 let port: string;
@@ -39,7 +41,7 @@ beforeAll(async () => {
   stage = await startStage({
     widgetDir: tempDir('widget-origins-'),
     finders: ({ tiles, site }) => {
-      for (const payload of [listed, unpublished, open, older, legacy, broken]) {
+      for (const payload of [listed, unpublished, open, older, legacy, broken, stale]) {
         payload.settings.push({ key: 'tile_url', value: tiles.urlTemplate });
       }
       listed.authorized_urls = [site.origin, '*.shop.localhost'];
@@ -52,6 +54,7 @@ beforeAll(async () => {
         { payload: older, published: true },
         { payload: legacy, published: true },
         { payload: broken, published: true },
+        { payload: stale, published: true, authorizedUrlsAfterPublish: ['https://partner.example'] },
       ];
     },
   });
@@ -199,6 +202,19 @@ describe('a site the finder does not list', () => {
       [0, 0],
     ]);
     await checkState(page, 'origins-refused-phone');
+  });
+});
+
+describe('a published copy older than the list', () => {
+  it('still shows the locator it holds, and its search says the site is not enabled (the API 403)', async () => {
+    const { page } = await openFinder('/stale', stale.token);
+    await page.getByRole('region', { name: 'Store locator: Stale stores' }).waitFor();
+    await page.getByRole('combobox', { name: 'Find locations near' }).fill('berlin');
+    const said = page.locator('.lf-search-message', { hasText: 'not enabled' });
+    await said.waitFor();
+    expect(await said.textContent()).toBe(refusal.en(stage.site.origin));
+    expect(await said.getAttribute('role')).toBe('status');
+    await checkState(page, 'origins-stale-copy-search');
   });
 });
 

@@ -24,6 +24,11 @@ export interface StageFinder {
   payload: FinderPayload;
   /** Published to the CDN (POST .../sync); otherwise only the details route answers. */
   published?: boolean;
+  /**
+   * authorized_urls put (PUT /finders/{id}) after the publish and not republished: the CDN
+   * copy keeps the payload's list, the API applies this one.
+   */
+  authorizedUrlsAfterPublish?: string[];
 }
 
 export interface StoredAnalytics {
@@ -183,6 +188,9 @@ export async function startServiceBackend(options: {
     serviceIds.set(seeded.token, seeded.locationIds);
     payloadIds.set(seeded.id, new Map([...seeded.locationIds].map(([mine, theirs]) => [theirs, mine])));
     if (finder.published) await publishFinder(api, seeded.token);
+    if (finder.authorizedUrlsAfterPublish) {
+      await api('PUT', `/finders/${seeded.id}`, { authorized_urls: finder.authorizedUrlsAfterPublish });
+    }
   }
 
   return {
