@@ -110,10 +110,10 @@ async function main() {
     seedConcurrency: 8,
   });
   const seedSeconds = (performance.now() - seedStart) / 1000;
-  const pointer = (await (await fetch(`${backend.cdnUrl}/finders/${payload.token}/config.json`)).json()) as {
-    url: string;
-  };
-  const publishedBytes = (await (await fetch(pointer.url)).arrayBuffer()).byteLength;
+  const pointerUrl = `${backend.cdnUrl}/finders/${payload.token}/config.json`;
+  const pointer = (await (await fetch(pointerUrl)).json()) as { url: string };
+  // The pointer names its file relative to itself (docs/api.md, Publishing).
+  const publishedBytes = (await (await fetch(new URL(pointer.url, pointerUrl))).arrayBuffer()).byteLength;
   const url = site.page('/', customerPage(backend.scriptUrl, payload.token));
   const browser = await launchChromium();
 

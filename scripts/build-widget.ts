@@ -17,6 +17,8 @@ import {
 import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');
+/** Files outside src/widget that the widget bundles: the rules it applies as the service does. */
+const SHARED_SOURCES = [path.join(projectRoot, 'src', 'lib', 'origin-rules.ts')];
 const WIDGET_FILE = 'widget.js';
 /** What counts as "the map library" when sizes are reported without it. */
 const MAP_LIBRARIES = ['leaflet', 'leaflet/*'];
@@ -109,10 +111,24 @@ export async function measureWidget(): Promise<{ total: WidgetSizes; own: Widget
   return { total: sizes(total), own: sizes(own) };
 }
 
-async function newestSourceTime(): Promise<number> {
-  const files = (await readdir(WIDGET_SOURCES, { recursive: true })).map((file) =>
+/** The project's files the widget is built from (absolute paths): src/widget and SHARED_SOURCES. */
+export async function widgetSourceFiles(): Promise<string[]> {
+  const own = (await readdir(WIDGET_SOURCES, { recursive: true })).map((file) =>
     path.join(WIDGET_SOURCES, file),
   );
+  return [...own, ...SHARED_SOURCES];
+}
+
+/** The project's files esbuild actually read for the bundle (absolute paths, no dependencies). */
+export async function bundledSourceFiles(): Promise<string[]> {
+  const result = await build(buildOptions({ metafile: true }));
+  return Object.keys(result.metafile?.inputs ?? {})
+    .map((input) => path.resolve(input))
+    .filter((file) => !file.includes(`${path.sep}node_modules${path.sep}`));
+}
+
+async function newestSourceTime(): Promise<number> {
+  const files = await widgetSourceFiles();
   files.push(
     path.join(projectRoot, 'scripts', 'build-widget.ts'),
     path.join(projectRoot, 'package-lock.json'),

@@ -192,6 +192,8 @@ export function demoFinderContent(): FinderPayload {
     id: 0,
     name: 'Northwind Coffee shops',
     token: '',
+    // Every site may embed the demo; a customer's finder lists its own.
+    authorized_urls: [],
     settings: [
       { key: 'units', value: 'km' },
       { key: 'language', value: 'auto' },

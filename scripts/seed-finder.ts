@@ -1,8 +1,8 @@
 // Writes a finder and everything in it through the service's own HTTP routes, as a business
 // would from a dashboard: custom field definitions, sets, locations (with tags, sets, custom
-// values and an image), the finder with its settings, refinements, allowed origins and
-// locations, then a publish. Used by `npm run demo` and by the widget's browser tests, so both
-// stand on the real service rather than on a hand-made payload.
+// values and an image), the finder with its settings, refinements, allowed origins (the
+// input's `authorized_urls`) and locations, then a publish. Used by `npm run demo` and by the
+// widget's browser tests, so both stand on the real service rather than on a hand-made payload.
 //
 // The input is the widget payload's own shape (src/widget/types.ts): what the widget should
 // end up reading. Ids in it are the caller's; the service assigns its own, and the result maps
@@ -87,8 +87,6 @@ export async function uploadImage(
 }
 
 export interface SeedOptions {
-  /** authorized_urls of the finder; empty allows every origin. */
-  authorizedUrls?: string[];
   /** Image bytes for a location whose image_url is set in the input, by that URL. */
   images?: (url: string) => Promise<Buffer>;
   /** The app itself, needed for image uploads (multipart) and with `token`. */
@@ -165,7 +163,7 @@ export async function seedFinder(
           : condition,
       ),
     })),
-    authorized_urls: options.authorizedUrls ?? [],
+    authorized_urls: content.authorized_urls,
     locations: content.locations.map((location, index) => ({
       location_id: locationIds.get(location.id),
       sort_order: index,

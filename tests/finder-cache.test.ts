@@ -1,8 +1,8 @@
 // The widget payload's 60 s cache through HTTP: it serves from memory (a row changed behind the
 // services' back does not show), and every kind of write through the API (location, tag, set,
-// custom field, map link, finder update, CSV import) shows on the very next request: on one
-// app without Redis, and on a SECOND app sharing the Redis of the first. Then the encodings
-// (br, gzip, identity by Accept-Encoding), the ETag and 304.
+// custom field, map link, finder update, authorized_urls edit, CSV import) shows on the very
+// next request: on one app without Redis, and on a SECOND app sharing the Redis of the first.
+// Then the encodings (br, gzip, identity by Accept-Encoding), the ETag and 304.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -24,8 +24,15 @@ import {
   type ThrowawayRedis,
 } from './helpers/redis.ts';
 
+/** A site every finder of these tests admits, also once a write gave it a list of origins. */
+const SITE = 'https://shop.example';
+
 async function payloadOf(app: FastifyInstance, token: string): Promise<FinderPayload> {
-  const res = await app.inject({ method: 'GET', url: `/api/ext/finders/details/${token}` });
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/ext/finders/details/${token}`,
+    headers: { origin: SITE },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as FinderPayload;
 }
@@ -96,6 +103,14 @@ function writes(
         return { statusCode: 200, body: '' };
       },
       shows: (p: FinderPayload) => p.settings.some((s) => s.key === 'units' && s.value === 'km'),
+    },
+    {
+      kind: 'an authorized_urls edit',
+      write: () =>
+        call('PUT', `/finders/${sceneOf().finder.id}`, token(), {
+          authorized_urls: [SITE, '*.shop.example'],
+        }),
+      shows: (p: FinderPayload) => p.authorized_urls.join() === `${SITE},*.shop.example`,
     },
     {
       kind: 'a CSV import',

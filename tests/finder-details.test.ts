@@ -55,6 +55,7 @@ describe('the payload', () => {
       token: scene.finder.token,
       settings: [{ key: 'units', value: 'mi' }],
       advanced_refinements: [],
+      authorized_urls: [],
       custom_fields: [
         { name: 'seats', label: 'Seats', type: 'number', options: null },
         { name: 'services', label: 'Services', type: 'multiselect', options: ['repair', 'rental'] },
@@ -245,6 +246,75 @@ describe('origin rules (decisions §6)', () => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('If-None-Match');
+  });
+});
+
+describe('authorized_urls in the payload (docs/api.md, Widget payload)', () => {
+  // A finder of the stranger's own, empty workspace, edited through PUT /finders/{id}: the
+  // whole document is known byte for byte.
+  let finder: { id: number; token: string };
+  const put = (token: string, body: unknown) => call('PUT', `/finders/${finder.id}`, token, body);
+  const document = (urls: string[]) =>
+    `{"advanced_refinements":[],"authorized_urls":${JSON.stringify(urls)},"custom_fields":[],` +
+    `"id":${finder.id},"locations":[],"name":"Origins","sets":[],"settings":[],"tags":[],` +
+    `"token":"${finder.token}"}`;
+  const sha1 = async (bytes: Buffer) =>
+    (await import('node:crypto')).createHash('sha1').update(bytes).digest('hex');
+
+  beforeAll(async () => {
+    const res = await call('POST', '/finders', cast.strangerToken, {
+      name: 'Origins',
+      workspace_id: cast.strangerWorkspaceId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    finder = res.json() as { id: number; token: string };
+  });
+
+  it('carries the list as stored, between advanced_refinements and custom_fields; its edit changes bytes and ETag', async () => {
+    const before = await details(finder.token);
+    expect(before.statusCode).toBe(200);
+    expect(before.body).toBe(document([]));
+
+    const edited = await put(cast.strangerToken, {
+      authorized_urls: ['HTTPS://Shop.Example/', '*.Brand.example', 'partner.example:8080'],
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const urls = ['https://shop.example', '*.brand.example', 'partner.example:8080'];
+    expect((edited.json() as { authorized_urls: string[] }).authorized_urls).toEqual(urls);
+
+    const after = await details(finder.token, { origin: 'https://eu.brand.example' });
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toBe(document(urls));
+    expect(after.headers.etag).toBe(`"${await sha1(after.rawPayload)}"`);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    // And the list applies at once: the cache was not left holding the open finder.
+    expect((await details(finder.token, { origin: 'https://brand.example' })).statusCode).toBe(403);
+    expect((await details(finder.token)).statusCode).toBe(403);
+  });
+
+  it('a refused edit and another user’s edit change nothing: same bytes, same ETag', async () => {
+    const origin = { origin: 'https://shop.example' };
+    const before = await details(finder.token, origin);
+    expect(before.statusCode).toBe(200);
+
+    const refused = await put(cast.strangerToken, {
+      authorized_urls: ['https://shop.example', 'https://shop.example/path', '*.example', 'ftp://x.example'],
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys((refused.json() as { errors: object }).errors).sort()).toEqual([
+      'authorized_urls.1',
+      'authorized_urls.2',
+      'authorized_urls.3',
+    ]);
+    const notTheirs = await put(cast.ownerToken, { authorized_urls: [] });
+    expect(notTheirs.statusCode).toBe(404);
+    expect(notTheirs.json()).toEqual({ message: 'Finder not found.', code: 'not_found' });
+
+    const after = await details(finder.token, origin);
+    expect(after.statusCode).toBe(200);
+    expect(after.rawPayload.equals(before.rawPayload)).toBe(true);
+    expect(after.headers.etag).toBe(before.headers.etag);
+    expect((await details(finder.token, { origin: 'https://elsewhere.example' })).statusCode).toBe(403);
   });
 });
 

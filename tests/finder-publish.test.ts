@@ -1,8 +1,9 @@
 // Publishing a finder's payload (POST /ext/finders/details/{key}/sync, GET .../info, DELETE):
 // files read back through /cdn (local driver) and from the S3 test server, with the SHA-1 of
-// their bytes; a pointer upload that fails leaves the previous pointer and its file intact;
-// delete removes every file; built afresh, never from the cache; other users' finders and bad
-// inputs answer like a missing finder.
+// their bytes; the pointer names its file relative to itself; a republish after an
+// authorized_urls edit is a new version; a pointer upload that fails leaves the previous
+// pointer and its file intact; delete removes every file; built afresh, never from the cache;
+// other users' finders and bad inputs answer like a missing finder.
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -65,14 +66,56 @@ describe('with the local driver', () => {
     expect(pointer.statusCode).toBe(200);
     expect(pointer.headers['cache-control']).toBe('public, max-age=60');
     const body = pointer.json() as { hash: string; url: string; published_at: string };
-    expect(body).toEqual({
-      hash,
-      url: `${ctx.config.storage.cdnUrl}/finders/${token}/v/${hash}.json`,
-      published_at: expect.any(String),
-    });
+    expect(body).toEqual({ hash, url: `v/${hash}.json`, published_at: expect.any(String) });
+    // Relative to the pointer: it names the versioned file wherever the CDN serves the folder,
+    // and holds nothing of CDN_URL (its host, port or path) that a move could break.
+    const pointerUrl = `${ctx.config.storage.cdnUrl}/finders/${token}/config.json`;
+    expect(new URL(body.url, pointerUrl).href).toBe(
+      `${ctx.config.storage.cdnUrl}/finders/${token}/v/${hash}.json`,
+    );
+    expect(new URL(body.url, `https://cdn.elsewhere.example:8443/x/finders/${token}/config.json`).href).toBe(
+      `https://cdn.elsewhere.example:8443/x/finders/${token}/v/${hash}.json`,
+    );
+    expect(pointer.body).not.toContain(new URL(ctx.config.storage.cdnUrl).host);
+    expect(pointer.body).toBe(
+      JSON.stringify({ hash, published_at: body.published_at, url: `v/${hash}.json` }),
+    );
+    // The history keeps the public URL the file had when it was published.
+    const [row] = await ctx.deps.db
+      .select()
+      .from(finderPublicationsTable)
+      .where(eq(finderPublicationsTable.finderId, scene.finder.id));
+    expect(row).toMatchObject({ hash, url: `${ctx.config.storage.cdnUrl}/finders/${token}/v/${hash}.json` });
 
     const info = await call('GET', `/ext/finders/details/${token}/info`, cast.ownerToken);
     expect(info.json()).toEqual({ hash, last_synced_at: body.published_at });
+  });
+
+  it('publishes the authorized_urls of the moment: an edit, republished, is a new version carrying it', async () => {
+    const token = scene.finder.token;
+    const first = (await call('POST', `/ext/finders/details/${token}/sync`, cast.ownerToken)).json() as {
+      hash: string;
+    };
+    const urls = ['https://shop.example', '*.shop.example'];
+    const edited = await call('PUT', `/finders/${scene.finder.id}`, cast.memberToken, {
+      authorized_urls: urls,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    // The CDN keeps serving what was published (public: the list does not guard the file) ...
+    const stale = await cdn(`finders/${token}/v/${first.hash}.json`);
+    expect((stale.json() as { authorized_urls: string[] }).authorized_urls).toEqual([]);
+    // ... until the next publish, whose file carries the list.
+    const second = (await call('POST', `/ext/finders/details/${token}/sync`, cast.ownerToken)).json() as {
+      hash: string;
+    };
+    expect(second.hash).not.toBe(first.hash);
+    const version = await cdn(`finders/${token}/v/${second.hash}.json`);
+    expect((version.json() as { authorized_urls: string[] }).authorized_urls).toEqual(urls);
+    expect((await cdn(`finders/${token}/config.json`)).json()).toMatchObject({
+      url: `v/${second.hash}.json`,
+    });
+    // Put back for the tests below, which read the payload without an Origin.
+    await call('PUT', `/finders/${scene.finder.id}`, cast.memberToken, { authorized_urls: [] });
   });
 
   it('builds afresh, never from the cache', async () => {
@@ -285,7 +328,11 @@ describe('with the s3 driver', () => {
     }
     const pointer = await ctx.deps.storage.get(`finders/${finder.token}/config.json`);
     expect(pointer?.cacheControl).toBe('public, max-age=60');
-    expect(JSON.parse(pointer!.body.toString())).toMatchObject({ hash: hashes[1] });
+    expect(JSON.parse(pointer!.body.toString())).toEqual({
+      hash: hashes[1],
+      published_at: expect.any(String),
+      url: `v/${hashes[1]}.json`,
+    });
 
     expect((await call('DELETE', `/ext/finders/details/${finder.token}`, cast.ownerToken)).statusCode).toBe(
       204,

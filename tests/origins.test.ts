@@ -2,6 +2,7 @@
 // `*.` subdomains at any depth but not the bare domain, Origin before Referer, and refusal when
 // a list exists and no origin is given.
 import { describe, expect, it } from 'vitest';
+import { finderAllowsOrigin } from '../src/lib/origin-rules.ts';
 import { isOriginAllowed, type OriginRule, parseOriginRule, requestOrigin } from '../src/lib/origins.ts';
 
 const rules = (...entries: string[]): OriginRule[] =>
@@ -80,5 +81,28 @@ describe('requestOrigin', () => {
     expect(requestOrigin({ origin: 'not a url' })).toBeUndefined();
     expect(requestOrigin({ referer: 'file:///etc/passwd' })).toBeUndefined();
     expect(requestOrigin({})).toBeUndefined();
+  });
+});
+
+// The widget applies finderAllowsOrigin to window.location.origin of the page embedding it,
+// which may be "null" (a sandboxed frame, a file) or another scheme: such a page names no site.
+describe('finderAllowsOrigin (the service and the widget alike)', () => {
+  it.each([
+    // [stored list, page origin, allowed]
+    [[], 'null', true],
+    [[], 'https://anything.example', true],
+    [['https://shop.example'], 'https://shop.example', true],
+    [['https://shop.example'], 'null', false],
+    [['shop.example'], 'chrome-extension://abcdef', false],
+    [['shop.example'], 'not a url', false],
+    [['shop.example'], '', false],
+    [['*.shop.example'], 'https://www.shop.example:8443', true],
+    [['*.shop.example'], 'https://shop.example', false],
+    // Fails closed: a list of which nothing parses admits no site, not every site.
+    [['https://shop.example/path', 'ftp://shop.example'], 'https://shop.example', false],
+    // An entry that does not parse is skipped, the others still apply.
+    [['https://shop.example/path', 'shop.example'], 'https://shop.example', true],
+  ] as const)('%j admits %j: %s', (urls, origin, allowed) => {
+    expect(finderAllowsOrigin(urls, origin)).toBe(allowed);
   });
 });

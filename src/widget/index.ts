@@ -19,7 +19,8 @@ const loads = new Map<string, Promise<LoadResult>>();
 const load = (token: string) => {
   let pending = loads.get(token);
   if (!pending) {
-    pending = loadFinder(token, endpoints);
+    // The page's own origin, as the browser sends it to the API: the finder's list applies to it.
+    pending = loadFinder(token, endpoints, window.location.origin);
     loads.set(token, pending);
   }
   return pending;

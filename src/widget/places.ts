@@ -12,7 +12,7 @@ export interface Place extends LatLng {
   address: string;
 }
 
-export type PlaceFailureKind = 'rate_limited' | 'unavailable' | 'not_found';
+export type PlaceFailureKind = 'rate_limited' | 'unavailable' | 'not_found' | 'forbidden';
 
 export class PlaceSearchError extends Error {
   constructor(readonly kind: PlaceFailureKind) {
@@ -34,6 +34,9 @@ async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
     throw new PlaceSearchError('unavailable');
   }
   if (response.status === 429) throw new PlaceSearchError('rate_limited');
+  // The finder's current authorized_urls refuse this page: a published copy older than the
+  // list still showed the locator.
+  if (response.status === 403) throw new PlaceSearchError('forbidden');
   if (response.status === 404) throw new PlaceSearchError('not_found');
   if (!response.ok) throw new PlaceSearchError('unavailable');
   return response.json();

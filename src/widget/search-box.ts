@@ -27,6 +27,7 @@ const FAILURE_MESSAGES: Record<PlaceSearchError['kind'], MessageKey> = {
   rate_limited: 'searchRateLimited',
   unavailable: 'searchUnavailable',
   not_found: 'placeUnavailable',
+  forbidden: 'forbidden',
 };
 
 export function createSearchBox({ t, places, onPlace, onClear }: SearchBoxOptions): SearchBox {
@@ -117,7 +118,9 @@ export function createSearchBox({ t, places, onPlace, onClear }: SearchBoxOption
   };
 
   const fail = (error: unknown) => {
-    if (error instanceof PlaceSearchError) say(t(FAILURE_MESSAGES[error.kind]));
+    // Only the refusal names a value: the page's origin, as the widget's refusal does.
+    if (error instanceof PlaceSearchError)
+      say(t(FAILURE_MESSAGES[error.kind], { origin: window.location.origin }));
     else if (!(error instanceof DOMException && error.name === 'AbortError')) say(t('searchUnavailable'));
   };
 

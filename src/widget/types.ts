@@ -74,6 +74,12 @@ export interface FinderPayload {
   id: number;
   name: string;
   token: string;
+  /**
+   * The finder's authorized_urls as stored (origins, bare hosts, `*.` hosts; empty: every site).
+   * The widget refuses to render on a page whose origin they do not admit
+   * (src/lib/origin-rules.ts, the rule the API applies).
+   */
+  authorized_urls: string[];
   settings: SettingEntry[];
   advanced_refinements: Refinement[];
   tags: Tag[];

@@ -215,6 +215,7 @@ export function createFinderPayload(options: PayloadOptions = {}): FinderPayload
     id: 12,
     name: options.name ?? 'Our stores',
     token: options.token ?? newFinderToken(),
+    authorized_urls: [],
     settings: toSettings(options.settings ?? {}),
     advanced_refinements: REFINEMENTS,
     tags: TAGS,

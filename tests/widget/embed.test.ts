@@ -25,6 +25,7 @@ beforeAll(async () => {
       const tileSettings = { key: 'tile_url', value: tiles.urlTemplate };
       published.settings.push(tileSettings);
       restricted.settings.push(tileSettings);
+      restricted.authorized_urls = [site.origin];
       german.settings.push(
         tileSettings,
         { key: 'language', value: 'auto' },
@@ -39,7 +40,7 @@ beforeAll(async () => {
       );
       return [
         { payload: published, published: true },
-        { payload: restricted, published: false, authorizedOrigins: [site.origin] },
+        { payload: restricted, published: false },
         { payload: german, published: true },
         { payload: french, published: false },
       ];

@@ -6,7 +6,12 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWidget, ensureWidgetBuilt } from '../../scripts/build-widget.ts';
+import {
+  buildWidget,
+  bundledSourceFiles,
+  ensureWidgetBuilt,
+  widgetSourceFiles,
+} from '../../scripts/build-widget.ts';
 import { contentHash, type WidgetManifest } from '../../src/modules/widget/widget.bundle.ts';
 import { WIDGET_CACHE_CONTROL, widgetRoutes } from '../../src/modules/widget/widget.routes.ts';
 import { registerErrorHandling } from '../../src/plugins/error-handler.ts';
@@ -60,6 +65,14 @@ describe('the widget build', () => {
     expect(await ensureWidgetBuilt(other)).toBe('built');
     await rm(path.join(other, 'widget.js'));
     expect(await ensureWidgetBuilt(other)).toBe('built');
+  });
+
+  it('watches every file of the project the bundle reads, those it shares with the service too', async () => {
+    const bundled = await bundledSourceFiles();
+    expect(bundled).toContain(path.resolve('src/lib/origin-rules.ts'));
+    expect(bundled).toContain(path.resolve('src/widget/index.ts'));
+    const watched = new Set(await widgetSourceFiles());
+    expect(bundled.filter((file) => !watched.has(file))).toEqual([]);
   });
 
   describe('GET /widget.js', () => {

@@ -70,10 +70,12 @@ interface FinderPart {
   workspace_id: number;
   map_id: number | null;
   token: string;
+  advanced_refinements: unknown;
   authorized_urls: string[];
+  /** The definitions of the finder's workspace, as the document lists them. */
+  custom_fields: unknown;
   name: string;
   settings: unknown;
-  head: Record<string, unknown>;
 }
 
 interface LocationIdsRow extends Record<string, unknown> {
@@ -118,8 +120,8 @@ select f.id as finder_id, f.workspace_id, f.map_id,
 from f`;
 
 /**
- * The build's first statement: its settings and the finder (the document's keys before
- * "locations" as `head`, its name and settings for the keys after). No row for an unknown token.
+ * The build's first statement: its settings and the finder, with the document's parts that
+ * are not locations, tags or sets. No row for an unknown token.
  */
 const openStatement = (token: string) => sql`
 select ${BUILD_SETTING_ITEMS},
@@ -128,16 +130,14 @@ select ${BUILD_SETTING_ITEMS},
     'workspace_id', f.workspace_id,
     'map_id', f.map_id,
     'token', f.token,
+    'advanced_refinements', f.advanced_refinements,
     'authorized_urls', f.authorized_urls,
+    'custom_fields', coalesce((
+      select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
+        order by d.sort_order, d.id)
+      from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json),
     'name', f.name,
-    'settings', f.settings,
-    'head', json_build_object(
-      'advanced_refinements', f.advanced_refinements,
-      'custom_fields', coalesce((
-        select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
-          order by d.sort_order, d.id)
-        from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json),
-      'id', f.id))::text as meta
+    'settings', f.settings)::text as meta
 from finders f where f.token = ${token}`;
 
 /**
@@ -238,6 +238,28 @@ const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';
 const COMMA = Buffer.from(',');
 
 /**
+ * The document around its locations: every top-level key of the payload is written here, in
+ * alphabetical order, compactly (src/widget/types.ts FinderPayload; docs/api.md, Widget
+ * payload). `before` ends with the opening of the locations' array, `after` closes it.
+ */
+function documentFrame(finder: FinderPart, lists: { sets: unknown; tags: unknown }) {
+  const before = JSON.stringify({
+    advanced_refinements: finder.advanced_refinements,
+    authorized_urls: finder.authorized_urls,
+    custom_fields: finder.custom_fields,
+    id: finder.finder_id,
+  });
+  const after = JSON.stringify({
+    name: finder.name,
+    sets: lists.sets,
+    settings: finder.settings,
+    tags: lists.tags,
+    token: finder.token,
+  });
+  return { before: `${before.slice(0, -1)},"locations":[`, after: `],${after.slice(1)}` };
+}
+
+/**
  * One slice's documents, read as bytes: the service sends them on as they came (to the cache's
  * compression or to storage), never decoding megabytes into strings to encode them again.
  */
@@ -329,15 +351,7 @@ export function createFinderPayloadRepository(db: Database) {
         const setIds = [...new Set(slices.flatMap((slice) => slice.setIds))];
         const [tailRow] = await rowsOn<{ body: string }>(tx, tailStatement(tagIds, setIds));
         const { sets, tags } = JSON.parse(tailRow!.body) as { sets: unknown; tags: unknown };
-        // The keys before and after "locations" are serialised compactly, in alphabetical order.
-        const head = JSON.stringify(finder.head).slice(0, -1);
-        const tail = JSON.stringify({
-          name: finder.name,
-          sets,
-          settings: finder.settings,
-          tags,
-          token: finder.token,
-        });
+        const frame = documentFrame(finder, { sets, tags });
         // Every chunk of every slice, in payload order, commas between them.
         const locations = slices
           .flatMap((slice) => slice.chunks)
@@ -349,11 +363,7 @@ export function createFinderPayloadRepository(db: Database) {
           token: finder.token,
           authorizedUrls: finder.authorized_urls,
           locationWorkspaceIds: [...new Set(slices.flatMap((slice) => slice.workspaceIds))],
-          json: Buffer.concat([
-            Buffer.from(`${head},"locations":[`),
-            ...locations,
-            Buffer.from(`],${tail.slice(1)}`),
-          ]),
+          json: Buffer.concat([Buffer.from(frame.before), ...locations, Buffer.from(frame.after)]),
         };
       });
     },

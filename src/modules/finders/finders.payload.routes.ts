@@ -73,7 +73,7 @@ export const finderPublishRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'publishFinder',
         summary: "Publish the finder's payload to the CDN",
         description:
-          'Builds the payload afresh, stores it as `finders/{key}/v/{sha1}.json` (immutable), then points `finders/{key}/config.json` at it.',
+          'Builds the payload afresh, stores it as `finders/{key}/v/{sha1}.json` (immutable), then points `finders/{key}/config.json` at it: `{hash, published_at, url}`, `url` relative to the pointer (`v/{sha1}.json`).',
         security: bearerSecurity,
         params: finderKeyParamsSchema,
         response: { 200: publishResultSchema },

@@ -15,6 +15,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export const finderFolder = (token: string) => `finders/${token}/`;
 export const versionKey = (token: string, hash: string) => `finders/${token}/v/${hash}.json`;
 export const pointerKey = (token: string) => `finders/${token}/config.json`;
+/**
+ * The pointer's `url`: the versioned file relative to the pointer (both under
+ * `finders/{token}/`), so a published finder keeps working when CDN_URL, its port or its
+ * domain change; the widget reads it against the URL it fetched the pointer from.
+ */
+export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
 
 interface FinderPayloadServiceDeps {
   repository: FinderPayloadRepository;
@@ -57,13 +63,18 @@ export function createFinderPayloadService({
       const objectKey = versionKey(finder.token, hash);
       await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
       const publishedAt = now();
-      const url = storage.publicUrl(objectKey);
       // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
-      const pointer = JSON.stringify({ hash, published_at: publishedAt.toISOString(), url });
+      const pointer = JSON.stringify({
+        hash,
+        published_at: publishedAt.toISOString(),
+        url: pointerVersionUrl(hash),
+      });
       await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
         contentType: JSON_TYPE,
         cacheControl: POINTER_CACHE_CONTROL,
       });
+      // The history keeps the file's public URL at the time of the publish.
+      const url = storage.publicUrl(objectKey);
       await repository.recordPublication({ finderId: finder.id, hash, objectKey, url, publishedAt });
       return { hash };
     },

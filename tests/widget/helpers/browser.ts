@@ -1,7 +1,8 @@
 // Headless Chromium for the widget's tests and benchmark: the system's /usr/bin/chromium
 // driven by playwright-core (Playwright's own browser download is not used). Every launch
-// gets a fresh profile. Pages only reach 127.0.0.1/localhost: any other request is aborted
-// and recorded, so a test can prove nothing (map tiles included) came from the internet.
+// gets a fresh profile. Pages only reach 127.0.0.1, localhost and its subdomains (which
+// Chromium resolves to the loopback itself): any other request is aborted and recorded, so a
+// test can prove nothing (map tiles included) came from the internet.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,7 +35,7 @@ export interface TestPage {
   close(): Promise<void>;
 }
 
-const LOCAL = /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
+const LOCAL = /^https?:\/\/(127\.0\.0\.1|([a-z0-9-]+\.)*localhost)(:\d+)?\//;
 
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<TestPage> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });

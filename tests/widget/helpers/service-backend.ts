@@ -24,8 +24,11 @@ export interface StageFinder {
   payload: FinderPayload;
   /** Published to the CDN (POST .../sync); otherwise only the details route answers. */
   published?: boolean;
-  /** The finder's authorized_urls; empty or missing allows every origin. */
-  authorizedOrigins?: string[];
+  /**
+   * authorized_urls put (PUT /finders/{id}) after the publish and not republished: the CDN
+   * copy keeps the payload's list, the API applies this one.
+   */
+  authorizedUrlsAfterPublish?: string[];
 }
 
 export interface StoredAnalytics {
@@ -176,7 +179,6 @@ export async function startServiceBackend(options: {
     const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
     if (!workspace) throw new Error('the registered account has no workspace');
     const seeded = await seedFinder(api, workspace.id, finder.payload, {
-      authorizedUrls: finder.authorizedOrigins ?? [],
       app,
       token: owner.token,
       images: async (url) => Buffer.from(await (await fetch(url)).arrayBuffer()),
@@ -186,6 +188,9 @@ export async function startServiceBackend(options: {
     serviceIds.set(seeded.token, seeded.locationIds);
     payloadIds.set(seeded.id, new Map([...seeded.locationIds].map(([mine, theirs]) => [theirs, mine])));
     if (finder.published) await publishFinder(api, seeded.token);
+    if (finder.authorizedUrlsAfterPublish) {
+      await api('PUT', `/finders/${seeded.id}`, { authorized_urls: finder.authorizedUrlsAfterPublish });
+    }
   }
 
   return {

@@ -14,6 +14,8 @@ import { type HostSite, startHostSite, startTileServer, type TileServer } from '
 export interface OpenOptions extends BrowserContextOptions {
   /** Open it on the host site's other origin (`localhost` instead of `127.0.0.1`). */
   otherOrigin?: boolean;
+  /** Or on any origin that reaches the host site (`http://www.shop.localhost:<port>`). */
+  origin?: string;
   /** Sees every request of the page from the first one on. */
   onRequest?: (request: Request) => void;
 }
@@ -51,13 +53,14 @@ export async function startStage(options: {
     tiles,
     site,
     browser,
-    async open(path, html, { otherOrigin, onRequest, ...contextOptions } = {}) {
+    async open(path, html, { otherOrigin, origin, onRequest, ...contextOptions } = {}) {
       const [route = path, hash] = path.split('#');
       const url = site.page(route, html) + (hash === undefined ? '' : `#${hash}`);
       const opened = await openPage(browser, contextOptions);
       pages.push(opened);
       if (onRequest) opened.page.on('request', onRequest);
-      await opened.page.goto(otherOrigin ? url.replace(site.origin, site.otherOrigin) : url);
+      const at = origin ?? (otherOrigin ? site.otherOrigin : site.origin);
+      await opened.page.goto(url.replace(site.origin, at));
       return opened;
     },
     async close() {

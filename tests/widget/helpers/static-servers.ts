@@ -124,6 +124,7 @@ export function hostilePage(options: EmbedOptions): string {
 <html lang="${options.lang ?? 'en'}"${options.dir ? ` dir="${options.dir}"` : ''}>
 <head>
   <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>A shop with hostile CSS</title>
   <style>${HOSTILE_CSS}</style>
   <script>window.__globalsBefore = Object.getOwnPropertyNames(window);</script>
