@@ -40,7 +40,10 @@ import type { FinderChangeListener } from './modules/finders/finders.events.ts';
 import { createFinderIntegrationsService } from './modules/finders/finders.integrations.service.ts';
 import { createPayloadCache } from './modules/finders/finders.payload.cache.ts';
 import { createFinderPayloadRepository } from './modules/finders/finders.payload.repository.ts';
-import { createFinderPayloadService } from './modules/finders/finders.payload.service.ts';
+import {
+  createFinderPayloadService,
+  removePublishedFiles,
+} from './modules/finders/finders.payload.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createFindersService } from './modules/finders/finders.service.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
@@ -177,14 +180,10 @@ function createServices({
     redis,
   });
   const changes = payloadCache;
-  // Told after every committed finder write. A deleted finder's published files go with it:
-  // the CDN must not keep serving the locations of a finder its owner removed.
+  // Told after every committed finder write (a deleted finder's files went before its row).
   const finderEvents: FinderChangeListener = {
     finderChanged: (id) => changes.finderChanged(id),
-    async finderDeleted(id, token) {
-      await changes.finderDeleted(id, token);
-      await forget(`finder ${id} files`, () => storage.deletePrefix(`finders/${token}/`));
-    },
+    finderDeleted: (id, token) => changes.finderDeleted(id, token),
   };
   // The public widget routes (place search, analytics) find their finder by token here.
   const mapping = createMappingRepository(db);
@@ -245,7 +244,14 @@ function createServices({
     tags: createTagsService({ db, tags: createTagsRepository(db), changes }),
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db), changes }),
     maps: createMapsService({ db, maps: mapsRepository, changes }),
-    finders: createFindersService({ db, finders, maps: mapsRepository, events: finderEvents, logger }),
+    finders: createFindersService({
+      db,
+      finders,
+      maps: mapsRepository,
+      events: finderEvents,
+      removePublishedFiles: (token) => removePublishedFiles(storage, token),
+      logger,
+    }),
     finderIntegrations: createFinderIntegrationsService({
       db,
       finders,
