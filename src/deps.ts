@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
+import { InFlight } from './lib/in-flight.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
@@ -83,9 +84,17 @@ export interface Deps {
   secretBox: SecretBox;
   storage: Storage;
   mailer: Mailer;
+  /** Request work the close waits for (bounded) before the pools go: see lib/in-flight.ts. */
+  inFlight: InFlight;
   services: ReturnType<typeof createServices>;
   close(): Promise<void>;
 }
+
+/**
+ * How long the close waits for request work still running after the server closed (an import
+ * cut by the shutdown recording its process; milliseconds of work with the database up).
+ */
+const IN_FLIGHT_GRACE_MS = 3_000;
 
 interface ServiceDeps {
   databaseUrl: string;
@@ -341,6 +350,7 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (decisions §6).
   const model = await createDraftingModel(config.openai);
   const secretBox = new SecretBox(config.appKey);
+  const inFlight = new InFlight();
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -371,8 +381,12 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     secretBox,
     storage,
     mailer,
+    inFlight,
     services,
     async close() {
+      if (!(await inFlight.settle(IN_FLIGHT_GRACE_MS))) {
+        logger.warn(`request work still running ${IN_FLIGHT_GRACE_MS} ms after the server closed`);
+      }
       // No supervisor pass may start on a stopping queue; running jobs still write through the pool.
       services.processes.stopSupervisor();
       await jobs.stop();
