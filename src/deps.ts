@@ -244,6 +244,10 @@ function createServices({
     workspaces: createWorkspacesService({
       db,
       workspaces,
+      // Its finders' published files, as a finder's own delete removes them.
+      beforeDelete: async (id) => {
+        for (const token of await finders.tokensInWorkspace(id)) await removePublishedFiles(storage, token);
+      },
       onDeleted: async (id) => {
         await changes.workspaceChanged(id);
         await forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`));

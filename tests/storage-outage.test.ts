@@ -11,8 +11,9 @@ import { createS3Storage } from '../src/lib/storage/s3.storage.ts';
 import type { Storage } from '../src/lib/storage/storage.ts';
 import { finderPublicationsTable, findersTable } from '../src/modules/finders/finders.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import { createUser, tokenFor } from './factories/users.ts';
 import { createWidgetFinder, setFinderSettings } from './factories/widget-finders.ts';
-import { createCast } from './factories/workspaces.ts';
+import { createCast, firstWorkspaceId } from './factories/workspaces.ts';
 import { type FaultProxy, startFaultProxy } from './fakes/fault-proxy.ts';
 import { type FakeS3, startFakeS3 } from './fakes/s3.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
@@ -288,6 +289,40 @@ describe('deleting a finder (DELETE /finders/{id})', () => {
     expect((await call('DELETE', '/finders/abc', cast.ownerToken)).statusCode).toBe(404);
     expect(proxy.requests.length).toBe(seen);
     expect(await finderRow(finder.id)).toBeDefined();
+  });
+});
+
+describe('deleting a workspace (DELETE /workspaces/{id})', () => {
+  it("removes its finders' published files first: with S3 down, 503 and the workspace stays; with S3 back, 204 and the files are gone", async () => {
+    const owner = await createUser(ctx.deps);
+    const ownerToken = await tokenFor(ctx.deps, owner);
+    const workspaceId = await firstWorkspaceId(ctx.deps, owner);
+    const finders = [
+      await createWidgetFinder(ctx.deps, workspaceId),
+      await createWidgetFinder(ctx.deps, workspaceId),
+    ];
+    const hashes: string[] = [];
+    for (const finder of finders) {
+      const res = await call('POST', `/ext/finders/details/${finder.token}/sync`, ownerToken);
+      hashes.push((res.json() as { hash: string }).hash);
+    }
+
+    await proxy.refuse();
+    const refused = await call('DELETE', `/workspaces/${workspaceId}`, ownerToken);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual(UNAVAILABLE);
+    expect((await call('GET', `/workspaces/${workspaceId}`, ownerToken)).statusCode).toBe(200);
+    // A stranger and a plain member are answered before the storage is asked.
+    const seen = proxy.requests.length;
+    expect((await call('DELETE', `/workspaces/${workspaceId}`, cast.strangerToken)).statusCode).toBe(404);
+    expect(proxy.requests.length).toBe(seen);
+
+    await proxy.heal();
+    expect((await call('DELETE', `/workspaces/${workspaceId}`, ownerToken)).statusCode).toBe(204);
+    for (const [index, finder] of finders.entries()) {
+      expect(await storedPointer(finder.token)).toBeUndefined();
+      expect(await bucket.get(`finders/${finder.token}/v/${hashes[index]}.json`)).toBeUndefined();
+    }
   });
 });
 
