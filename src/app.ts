@@ -28,6 +28,8 @@ import { apiRoutes } from './routes.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
+    /** Aborted once the close begins: a connection closing after it was most likely cut by it. */
+    shuttingDown: AbortSignal;
   }
 }
 
@@ -68,6 +70,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
+  const shutdown = new AbortController();
+  app.decorate('shuttingDown', shutdown.signal);
   let closing = false;
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -78,6 +82,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
   app.addHook('preClose', async () => {
     closing = true;
+    shutdown.abort();
     const force = setTimeout(() => {
       app.log.warn(`connections still open ${CLOSE_GRACE_MS} ms after close: closing them`);
       app.server.closeAllConnections();

@@ -57,6 +57,11 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: booleanString,
+  /**
+   * Deadline of one call to the S3 store, its retries included (a put gets more for its body,
+   * src/lib/storage/s3.storage.ts); past it the request answers 503.
+   */
+  S3_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -169,6 +174,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
         accessKeyId: env.S3_ACCESS_KEY_ID,
         secretAccessKey: env.S3_SECRET_ACCESS_KEY,
         forcePathStyle: env.S3_FORCE_PATH_STYLE,
+        timeoutMs: env.S3_TIMEOUT_MS,
       },
     },
     widgetDir: env.WIDGET_DIR ? path.resolve(env.WIDGET_DIR) : undefined,

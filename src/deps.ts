@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
+import { InFlight } from './lib/in-flight.ts';
 import { createFailureLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
@@ -40,7 +41,10 @@ import type { FinderChangeListener } from './modules/finders/finders.events.ts';
 import { createFinderIntegrationsService } from './modules/finders/finders.integrations.service.ts';
 import { createPayloadCache } from './modules/finders/finders.payload.cache.ts';
 import { createFinderPayloadRepository } from './modules/finders/finders.payload.repository.ts';
-import { createFinderPayloadService } from './modules/finders/finders.payload.service.ts';
+import {
+  createFinderPayloadService,
+  removePublishedFiles,
+} from './modules/finders/finders.payload.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createFindersService } from './modules/finders/finders.service.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
@@ -80,9 +84,17 @@ export interface Deps {
   secretBox: SecretBox;
   storage: Storage;
   mailer: Mailer;
+  /** Request work the close waits for (bounded) before the pools go: see lib/in-flight.ts. */
+  inFlight: InFlight;
   services: ReturnType<typeof createServices>;
   close(): Promise<void>;
 }
+
+/**
+ * How long the close waits for request work still running after the server closed (an import
+ * cut by the shutdown recording its process; milliseconds of work with the database up).
+ */
+const IN_FLIGHT_GRACE_MS = 3_000;
 
 interface ServiceDeps {
   databaseUrl: string;
@@ -177,14 +189,10 @@ function createServices({
     redis,
   });
   const changes = payloadCache;
-  // Told after every committed finder write. A deleted finder's published files go with it:
-  // the CDN must not keep serving the locations of a finder its owner removed.
+  // Told after every committed finder write (a deleted finder's files went before its row).
   const finderEvents: FinderChangeListener = {
     finderChanged: (id) => changes.finderChanged(id),
-    async finderDeleted(id, token) {
-      await changes.finderDeleted(id, token);
-      await forget(`finder ${id} files`, () => storage.deletePrefix(`finders/${token}/`));
-    },
+    finderDeleted: (id, token) => changes.finderDeleted(id, token),
   };
   // The public widget routes (place search, analytics) find their finder by token here.
   const mapping = createMappingRepository(db);
@@ -236,6 +244,10 @@ function createServices({
     workspaces: createWorkspacesService({
       db,
       workspaces,
+      // Its finders' published files, as a finder's own delete removes them.
+      beforeDelete: async (id) => {
+        for (const token of await finders.tokensInWorkspace(id)) await removePublishedFiles(storage, token);
+      },
       onDeleted: async (id) => {
         await changes.workspaceChanged(id);
         await forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`));
@@ -245,7 +257,14 @@ function createServices({
     tags: createTagsService({ db, tags: createTagsRepository(db), changes }),
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db), changes }),
     maps: createMapsService({ db, maps: mapsRepository, changes }),
-    finders: createFindersService({ db, finders, maps: mapsRepository, events: finderEvents, logger }),
+    finders: createFindersService({
+      db,
+      finders,
+      maps: mapsRepository,
+      events: finderEvents,
+      removePublishedFiles: (token) => removePublishedFiles(storage, token),
+      logger,
+    }),
     finderIntegrations: createFinderIntegrationsService({
       db,
       finders,
@@ -335,6 +354,7 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (decisions §6).
   const model = await createDraftingModel(config.openai);
   const secretBox = new SecretBox(config.appKey);
+  const inFlight = new InFlight();
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -365,8 +385,12 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
     secretBox,
     storage,
     mailer,
+    inFlight,
     services,
     async close() {
+      if (!(await inFlight.settle(IN_FLIGHT_GRACE_MS))) {
+        logger.warn(`request work still running ${IN_FLIGHT_GRACE_MS} ms after the server closed`);
+      }
       // No supervisor pass may start on a stopping queue; running jobs still write through the pool.
       services.processes.stopSupervisor();
       await jobs.stop();

@@ -46,6 +46,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ STORAGE_DRIVER: 's3' }, 'S3_BUCKET'],
+    [{ S3_TIMEOUT_MS: 'soon' }, 'S3_TIMEOUT_MS'],
+    [{ S3_TIMEOUT_MS: '50' }, 'S3_TIMEOUT_MS'],
   ])('refuses %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.some((problem) => problem.startsWith(`${variable}:`))).toBe(true);
@@ -92,7 +94,9 @@ describe('loadConfig', () => {
       S3_FORCE_PATH_STYLE: 'true',
     });
     expect(config.providerBaseUrls).toEqual({ google: 'http://127.0.0.1:9999' });
-    expect(config.storage.s3).toMatchObject({ bucket: 'finders', forcePathStyle: true });
+    expect(config.storage.s3).toMatchObject({ bucket: 'finders', forcePathStyle: true, timeoutMs: 10_000 });
+    const bounded = loadConfig({ DATA_DIR: tempDataDir(), ...secrets, S3_TIMEOUT_MS: '4000' });
+    expect(bounded.storage.s3.timeoutMs).toBe(4000);
   });
 
   it('reads .env when present, without overriding variables already set', () => {

@@ -2,12 +2,13 @@
 // seconds whatever its clients hold open; so does the worker; `npm start` stops as a whole tree.
 // They run on this test file's database through DATABASE_URL (npm start on its embedded one).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
+import { createSpool } from '../src/lib/spool.ts';
 import { TEST_APP_KEY, TEST_JWT_SECRET } from './helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -226,7 +227,7 @@ describe('entry points', () => {
     }
   }, 120_000);
 
-  it('an import spools under DATA_DIR/spool; a spool left by a process killed mid-upload is swept at the next start once stale', async () => {
+  it('an import spools under DATA_DIR/spool; a spool left by a process killed mid-upload is swept at the next start, one of a live process is not', async () => {
     const dataDir = tempDir();
     const spool = path.join(dataDir, 'spool');
     const spools = () => (existsSync(spool) ? readdirSync(spool) : []);
@@ -269,17 +270,19 @@ describe('entry points', () => {
       upload.destroy();
       expect(spools()).toEqual([left]);
 
-      // An hour and more untouched: stale. A fresh one (another process's upload) stays.
-      const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-      for (const entry of readdirSync(path.join(spool, left!)))
-        utimesSync(path.join(spool, left!, entry), old, old);
-      utimesSync(path.join(spool, left!), old, old);
+      // Spools the next start must leave: one of a live process on this host (this test's own,
+      // as an upload under way in another web process), one of another host sharing the volume
+      // and one that names no owner, both touched recently.
+      const live = path.basename(await createSpool(dataDir, 'lf-import-'));
+      mkdirSync(path.join(spool, 'lf-import-4242.0badc0de.AbCdEf'));
       mkdirSync(path.join(spool, 'lf-import-fresh'));
 
+      // Seconds later, not an hour: the killed process's spool goes at the next start.
       second = start('src/server.ts', { PORT: String(port), DATA_DIR: dataDir });
       const secondExit = exited(second.child);
       await waitFor(() => readyz(port));
-      expect(spools()).toEqual(['lf-import-fresh']);
+      expect(spools().sort()).toEqual([live, 'lf-import-4242.0badc0de.AbCdEf', 'lf-import-fresh'].sort());
+      expect(second.output()).toContain('removed 1 stale upload spool(s)');
       second.child.kill('SIGTERM');
       expect(await secondExit).toBe(0);
     } finally {

@@ -654,6 +654,7 @@ describe('the change listener', () => {
       finders: createFindersRepository(db()),
       maps: createMapsRepository(db()),
       events: listener,
+      removePublishedFiles: async () => {},
       logger: pino({ level: 'silent' }),
     });
     const actor = { userId: owner.id, allWorkspaces: false };

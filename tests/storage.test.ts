@@ -66,6 +66,7 @@ const drivers: { name: string; start(): Promise<DriverUnderTest> }[] = [
             accessKeyId: fake.accessKeyId,
             secretAccessKey: fake.secretAccessKey,
             forcePathStyle: true,
+            timeoutMs: 10_000,
           },
         },
         // Small pages, so deletePrefix has to follow continuation tokens.
@@ -234,6 +235,7 @@ describe('createStorage', () => {
       accessKeyId: 'k',
       secretAccessKey: 's',
       forcePathStyle: true,
+      timeoutMs: 10_000,
     };
     const local = await createStorage({ driver: 'local', dir: tempDir('pick-'), cdnUrl: CDN_URL, s3 });
     const remote = await createStorage({ driver: 's3', dir: tempDir('pick-'), cdnUrl: CDN_URL, s3 });

@@ -17,16 +17,34 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent'],
 });
 
+/** The reason of a clientGoneSignal: the connection closed before the response was complete. */
+export class ConnectionClosedError extends Error {
+  constructor(
+    /** The service was shutting down: its grace ended and it cut the connection, most likely. */
+    readonly duringShutdown: boolean,
+  ) {
+    super(
+      duringShutdown
+        ? 'The service shut down before the request finished.'
+        : 'The client closed the connection.',
+    );
+    this.name = 'ConnectionClosedError';
+  }
+}
+
 /**
- * Aborted when the client goes away before its response is complete, so long work done for it
- * can stop. The response's 'close' is the signal: the request's own 'close' also fires once its
- * body has merely been read.
+ * Aborted when the connection closes before the response is complete (the client left, or a
+ * shutting-down server cut it: `shuttingDown` tells which), so long work done for it can stop.
+ * The response's 'close' is the signal: the request's own 'close' also fires once its body has
+ * merely been read.
  */
-export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+export function clientGoneSignal(reply: FastifyReply, shuttingDown?: AbortSignal): AbortSignal {
   const controller = new AbortController();
   const response = reply.raw;
   const onClose = () => {
-    if (!response.writableFinished) controller.abort(new Error('The client closed the connection.'));
+    if (!response.writableFinished) {
+      controller.abort(new ConnectionClosedError(shuttingDown?.aborted ?? false));
+    }
   };
   if (response.destroyed) onClose();
   else response.once('close', onClose);

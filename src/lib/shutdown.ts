@@ -8,7 +8,7 @@ interface Log {
 /**
  * Orchestrators send SIGKILL 30 s after SIGTERM (Kubernetes, Heroku); exiting on our own before
  * then leaves a log line that says why. The closers' own bounds add up to less (HTTP grace
- * 5 s, job stop 10 s, database 5 s).
+ * 5 s, request work cut by it 3 s, job stop 10 s, database 5 s).
  */
 export const SHUTDOWN_DEADLINE_MS = 25_000;
 

@@ -23,6 +23,7 @@ import {
 } from '../lib/errors.ts';
 import { multipartClientError } from '../lib/multipart.ts';
 import { errorResponseSchema } from '../lib/schemas.ts';
+import { StorageError } from '../lib/storage/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -125,6 +126,14 @@ function databaseClientError(error: unknown, request: FastifyRequest): AppError 
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof StorageError) {
+    // The object store, named as such (503 no answer, 502 an error answer): the operation and
+    // the store's code are logged, never a key.
+    const { operation, reason } = error;
+    const what = error.statusCode === 503 ? 'storage unavailable' : 'storage answered an error';
+    request.log.warn({ operation, reason }, what);
+    return sendAppError(reply, error);
+  }
   if (error instanceof AppError) return sendAppError(reply, error);
 
   const outage = databaseOutageCode(error);

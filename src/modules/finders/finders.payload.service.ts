@@ -22,6 +22,15 @@ export const pointerKey = (token: string) => `finders/${token}/config.json`;
  */
 export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
 
+/**
+ * Every file of a finder: the pointer first, so a removal cut short never leaves it naming a
+ * version already gone.
+ */
+export async function removePublishedFiles(storage: Storage, token: string): Promise<void> {
+  await storage.delete(pointerKey(token));
+  await storage.deletePrefix(finderFolder(token));
+}
+
 interface FinderPayloadServiceDeps {
   repository: FinderPayloadRepository;
   cache: PayloadCache;
@@ -89,7 +98,7 @@ export function createFinderPayloadService({
     /** Every file under `finders/{token}/`, then the history (so info says "never published"). */
     async unpublish(actor: Actor, token: string): Promise<void> {
       const finder = await accessibleFinder(actor, token);
-      await storage.deletePrefix(finderFolder(finder.token));
+      await removePublishedFiles(storage, finder.token);
       await repository.deletePublications(finder.id);
     },
   };

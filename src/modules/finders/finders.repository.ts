@@ -68,6 +68,16 @@ export function createFindersRepository(db: Executor) {
       return row;
     },
 
+    /** The public tokens of a workspace's finders (their published files are named by them). */
+    async tokensInWorkspace(workspaceId: number, tx: Executor = db): Promise<string[]> {
+      const rows = await tx
+        .select({ token: findersTable.token })
+        .from(findersTable)
+        .where(eq(findersTable.workspaceId, workspaceId))
+        .orderBy(asc(findersTable.id));
+      return rows.map((row) => row.token);
+    },
+
     async findByToken(actor: Actor, token: string, tx: Executor = db): Promise<FinderRow | undefined> {
       const [row] = await tx
         .select()

@@ -29,6 +29,8 @@ export interface FindersServiceDeps {
   finders: FindersRepository;
   maps: MapsRepository;
   events: FinderChangeListener;
+  /** Removes the finder's published files (pointer first); throws when the storage fails. */
+  removePublishedFiles(token: string): Promise<void>;
   logger: Logger;
 }
 
@@ -42,7 +44,14 @@ export function notifyListener(logger: Logger, what: string, finderId: number, r
   );
 }
 
-export function createFindersService({ db, finders, maps, events, logger }: FindersServiceDeps) {
+export function createFindersService({
+  db,
+  finders,
+  maps,
+  events,
+  removePublishedFiles,
+  logger,
+}: FindersServiceDeps) {
   async function payloadsOf(rows: FinderRow[], tx: Executor): Promise<FinderPayload[]> {
     const locations = await finders.locationsOf(
       rows.map((row) => row.id),
@@ -127,8 +136,15 @@ export function createFindersService({ db, finders, maps, events, logger }: Find
       return payload;
     },
 
-    /** The finder and its backing map go together; its locations, keys and publications by cascade. */
+    /**
+     * The published files go first: the CDN must not keep serving a deleted finder, and a
+     * storage that fails (503/502) leaves the finder in place for a retry. Then the finder and
+     * its backing map together; its locations, keys and publications by cascade.
+     */
     async delete(actor: Actor, id: number): Promise<void> {
+      const found = await finders.find(actor, id);
+      if (!found) throw createFinderNotFoundError();
+      await removePublishedFiles(found.token);
       const finder = await db.transaction(async (tx) => {
         const row = await finders.find(actor, id, { lock: true }, tx);
         if (!row) throw createFinderNotFoundError();

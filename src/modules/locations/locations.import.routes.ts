@@ -3,7 +3,6 @@
 // any order and an upload over the 50 MB limit is refused (413) before the database is touched.
 
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -13,10 +12,11 @@ import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import { clientGoneSignal } from '../../lib/http.ts';
 import { assertMultipart } from '../../lib/multipart.ts';
 import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
-import { createSpool } from '../../lib/spool.ts';
+import { createSpool, removeSpool } from '../../lib/spool.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { CSV_MAX_BYTES } from './locations.import.rows.ts';
+import type { AbandonedUpload } from './locations.import.service.ts';
 
 const importResultSchema = z.object({
   created: z.number().int(),
@@ -33,8 +33,8 @@ interface Upload {
   bytes: number;
 }
 
-/** Reads the multipart body; the caller removes `dir` afterwards. */
-async function readUpload(request: FastifyRequest, dir: string): Promise<Upload> {
+/** Reads the multipart body into `dir` (the caller removes it), noting in `seen` what arrived. */
+async function readUpload(request: FastifyRequest, dir: string, seen: AbandonedUpload): Promise<Upload> {
   let workspaceField: string | undefined;
   let file: Omit<Upload, 'workspaceId'> | undefined;
   for await (const part of request.parts({ limits: { fileSize: CSV_MAX_BYTES } })) {
@@ -44,10 +44,16 @@ async function readUpload(request: FastifyRequest, dir: string): Promise<Upload>
         continue;
       }
       const target = path.join(dir, 'upload.csv');
-      await pipeline(part.file, createWriteStream(target));
-      file = { path: target, fileName: part.filename || 'upload.csv', bytes: part.file.bytesRead };
+      seen.fileName = part.filename || 'upload.csv';
+      try {
+        await pipeline(part.file, createWriteStream(target));
+      } finally {
+        seen.bytes = part.file.bytesRead;
+      }
+      file = { path: target, fileName: seen.fileName, bytes: part.file.bytesRead };
     } else if (part.fieldname === 'workspace_id') {
       workspaceField = String(part.value);
+      seen.workspaceId = idSchema.safeParse(workspaceField).data;
     }
   }
 
@@ -61,7 +67,7 @@ async function readUpload(request: FastifyRequest, dir: string): Promise<Upload>
 }
 
 export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
-  const { services, config } = app.deps;
+  const { services, config, inFlight } = app.deps;
   guardScope(app, scope);
 
   app.post(
@@ -81,14 +87,30 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
     },
     async (request, reply) => {
       assertMultipart(request, { fileBytes: CSV_MAX_BYTES });
-      const signal = clientGoneSignal(reply);
-      const dir = await createSpool(config.dataDir, 'lf-import-');
-      try {
-        const upload = await readUpload(request, dir);
-        return await services.locationImport.importCsv(scope.actor(request), { ...upload, signal });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const actor = scope.actor(request);
+      const signal = clientGoneSignal(reply, app.shuttingDown);
+      // Tracked until its process is recorded, even after the shutdown cut its connection.
+      return inFlight.track(async () => {
+        const dir = await createSpool(config.dataDir, 'lf-import-');
+        const seen: AbandonedUpload = {
+          workspaceId: undefined,
+          fileName: undefined,
+          bytes: 0,
+          startedAt: new Date(),
+        };
+        try {
+          let upload: Upload;
+          try {
+            upload = await readUpload(request, dir, seen);
+          } catch (error) {
+            if (signal.aborted) await services.locationImport.abandonUpload(actor, seen, signal.reason);
+            throw error;
+          }
+          return await services.locationImport.importCsv(actor, { ...upload, signal });
+        } finally {
+          await removeSpool(dir);
+        }
+      });
     },
   );
 };

@@ -7,13 +7,16 @@
 // An import has a time budget (IMPORT_TIME_BUDGET_MS) and stops when its client leaves: the
 // statement running at that moment is cancelled on the server, the transaction rolls back (so
 // the workspace's import lock is released and nothing is written), and a `csv_import` process
-// records the end: failed (time budget) or cancelled (client gone).
+// records the end: failed (time budget) or cancelled (client gone, or the connection cut by the
+// shutdown). An upload whose connection closes before it is read whole is recorded cancelled too
+// when its workspace is known.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { Database, Transaction } from '../../db/client.ts';
 import { AppError, createBadRequestError, createFieldError } from '../../lib/errors.ts';
+import { ConnectionClosedError } from '../../lib/http.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -44,8 +47,24 @@ export interface ImportInput {
   path: string;
   fileName: string;
   bytes: number;
-  /** Aborted when the client leaves: the import stops and rolls back. */
+  /** Aborted when the connection closes (clientGoneSignal): the import stops and rolls back. */
   signal?: AbortSignal;
+}
+
+/** What was read of an upload whose connection closed before its end. */
+export interface AbandonedUpload {
+  /** Known when the field came before the file. */
+  workspaceId: number | undefined;
+  fileName: string | undefined;
+  bytes: number;
+  startedAt: Date;
+}
+
+/** Why the connection of an import closed, in its process's words. */
+function connectionClosedMessage(reason: unknown, what: 'import' | 'upload'): string {
+  return reason instanceof ConnectionClosedError && reason.duringShutdown
+    ? `The service shut down before the ${what} finished.`
+    : `The client closed the connection before the ${what} finished.`;
 }
 
 /** Why an import was given up; the reason of its abort signal. */
@@ -109,9 +128,7 @@ export function createLocationImportService({
       timeBudgetMs,
     );
     const onClientGone = () =>
-      stop.abort(
-        new ImportStopped('cancelled', 'The client closed the connection before the import finished.'),
-      );
+      stop.abort(new ImportStopped('cancelled', connectionClosedMessage(input.signal?.reason, 'import')));
     if (input.signal?.aborted) onClientGone();
     input.signal?.addEventListener('abort', onClientGone, { once: true });
     try {
@@ -121,7 +138,7 @@ export function createLocationImportService({
     } catch (error) {
       const reason: unknown = stop.signal.reason;
       if (!(reason instanceof ImportStopped)) throw error;
-      await recordStopped(actor, input, startedAt, reason);
+      await recordStopped(actor, { ...input, startedAt }, reason.status, reason.message);
       // A client that left never sees the answer; 400 keeps it out of the server-error log.
       throw reason.status === 'failed'
         ? createImportTimeBudgetError(seconds)
@@ -133,25 +150,56 @@ export function createLocationImportService({
   }
 
   /** The process of an import given up, written after its rollback. */
-  async function recordStopped(actor: Actor, input: ImportInput, startedAt: Date, reason: ImportStopped) {
-    const message = `${reason.message} It was rolled back; nothing was written.`;
+  async function recordStopped(
+    actor: Actor,
+    input: { workspaceId: number; fileName: string; bytes: number; startedAt: Date },
+    status: ImportStopped['status'],
+    why: string,
+    rolledBack = true,
+  ) {
+    const message = `${why} ${rolledBack ? 'It was rolled back; nothing' : 'Nothing'} was written.`;
     await processes.create(
       {
         workspaceId: input.workspaceId,
         userId: actor.userId,
         type: 'csv_import',
-        status: reason.status,
+        status,
         progressPercent: 0,
-        currentStep: reason.status,
+        currentStep: status,
         errorMessage: message,
         summary: { file_name: input.fileName, bytes: input.bytes },
         inputPayload: { file_name: input.fileName, bytes: input.bytes },
         attempts: 1,
-        startedAt,
+        startedAt: input.startedAt,
         finishedAt: new Date(),
       },
-      [{ type: 'step', status: reason.status, progressPercent: 0, step: reason.status, message }],
+      [{ type: 'step', status, progressPercent: 0, step: status, message }],
     );
+  }
+
+  /**
+   * An upload whose connection closed before it was read whole (the client left, or the
+   * shutdown cut it): a `cancelled` process when its workspace is known and the actor may reach
+   * it (nothing is recorded for a workspace the actor cannot see), then the 400 nobody reads.
+   */
+  async function abandonUpload(actor: Actor, upload: AbandonedUpload, reason: unknown): Promise<never> {
+    const why = connectionClosedMessage(reason, 'upload');
+    const { workspaceId } = upload;
+    if (workspaceId !== undefined && (await mayReach(actor, workspaceId))) {
+      const fileName = upload.fileName ?? 'upload.csv';
+      await recordStopped(actor, { ...upload, workspaceId, fileName }, 'cancelled', why, false);
+    }
+    throw createBadRequestError(why);
+  }
+
+  async function mayReach(actor: Actor, workspaceId: number): Promise<boolean> {
+    try {
+      await assertWorkspaceAccess(db, actor, workspaceId);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 404) return false;
+      throw error;
+    }
   }
 
   async function importInTransaction(
@@ -292,7 +340,7 @@ export function createLocationImportService({
     }
   }
 
-  return { importCsv };
+  return { importCsv, abandonUpload };
 }
 
 export type LocationImportService = ReturnType<typeof createLocationImportService>;

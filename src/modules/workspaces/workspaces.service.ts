@@ -21,11 +21,16 @@ export function workspaceLimitFor(user: UserRow): number {
 interface WorkspacesServiceDeps {
   db: Database;
   workspaces: WorkspacesRepository;
+  /**
+   * Removes what the workspace published (its finders' files) before the delete, so the CDN
+   * stops serving it; throws when the storage fails, and the workspace stays.
+   */
+  beforeDelete?: (workspaceId: number) => Promise<void>;
   /** Best-effort removal of a deleted workspace's stored files (images), after the commit. */
   onDeleted?: (workspaceId: number) => Promise<void>;
 }
 
-export function createWorkspacesService({ db, workspaces, onDeleted }: WorkspacesServiceDeps) {
+export function createWorkspacesService({ db, workspaces, beforeDelete, onDeleted }: WorkspacesServiceDeps) {
   async function find(actor: Actor, id: number): Promise<WorkspaceRow> {
     const row = await workspaces.findAccessible(actor, id);
     if (!row) throw createWorkspaceNotFoundError();
@@ -65,6 +70,7 @@ export function createWorkspacesService({ db, workspaces, onDeleted }: Workspace
     /** Deletes the workspace, everything in it and its finders' backing maps, in one transaction. */
     async delete(actor: Actor, id: number): Promise<void> {
       await assertWorkspaceAccess(db, actor, id, { owner: true });
+      await beforeDelete?.(id);
       await db.transaction((tx) => workspaces.deleteWithBackingMaps(id, tx));
       await onDeleted?.(id);
     },
