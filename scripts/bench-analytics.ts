@@ -191,8 +191,9 @@ async function main() {
       const id = `bench-${++session}`;
       return Array.from({ length: 100 }, (_, i) => ({
         type: 'location_select' as const,
-        // Every fourth id is none of the finder's (the 300 stores of the other finders).
-        location_id: i % 4 === 3 ? 1 + i : big!.first + ((session * 100 + i) % BIG_FINDER_LOCATIONS),
+        // Every fourth id is none of the finder's (the 300 stores of the other finders); the
+        // others fall on its own, its map's and its set's locations alike.
+        location_id: i % 4 === 3 ? 1 + i : big!.first + ((session * 100 + i * 7) % BIG_FINDER_LOCATIONS),
         session_id: id,
         occurred_at: at(),
       }));
