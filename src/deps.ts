@@ -9,7 +9,7 @@ import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandl
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { InFlight } from './lib/in-flight.ts';
-import { createFailureLimiter } from './lib/limiter.ts';
+import { createFailureLimiter, createQuotaLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { connectRedis, type GuardedRedis } from './lib/redis.ts';
@@ -21,7 +21,11 @@ import { createDraftingModel, type DraftingModel } from './modules/ai-imports/ai
 import { createAiImportsRepository } from './modules/ai-imports/ai-imports.repository.ts';
 import { createAiImportsService } from './modules/ai-imports/ai-imports.service.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
-import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
+import {
+  createAnalyticsService,
+  EVENTS_PER_HOUR,
+  EVENTS_WINDOW_SECONDS,
+} from './modules/analytics/analytics.service.ts';
 import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
@@ -194,7 +198,7 @@ function createServices({
     finderChanged: (id) => changes.finderChanged(id),
     finderDeleted: (id, token) => changes.finderDeleted(id, token),
   };
-  // The public widget routes (place search, analytics) find their finder by token here.
+  // The place search finds its finder by token here.
   const mapping = createMappingRepository(db);
   const locationImports = createLocationImportRepository();
   const aiImports = createAiImportsRepository(db);
@@ -288,7 +292,13 @@ function createServices({
     analytics: createAnalyticsService({
       events: createAnalyticsRepository(db),
       finders,
-      findFinderByToken: (token) => mapping.findFinderByToken(token),
+      // Per client address and finder, shared by every process through Redis when it is set.
+      quota: createQuotaLimiter({
+        name: 'analytics-events',
+        points: EVENTS_PER_HOUR,
+        windowSeconds: EVENTS_WINDOW_SECONDS,
+        redis,
+      }),
     }),
     locationImages: createLocationImageService({ db, repository: locations, storage, logger, changes }),
     locationImport: createLocationImportService({

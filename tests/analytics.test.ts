@@ -1,25 +1,44 @@
 // Widget analytics through HTTP: POST /analytics (JSON and the text/plain of sendBeacon, the
 // batch of at most 100 in one insert, every bad input with nothing written, unknown token,
-// origin rules, times cleaned, 120 requests a minute per IP) and GET /finders/{id}/analytics
-// (the report of decisions §6: totals, every UTC day of the window, top searches and locations
-// with current titles; access like every finder route; days 1..90).
-import { randomInt } from 'node:crypto';
+// origin rules as on the payload route, times cleaned, 120 requests a minute per IP) and what
+// is stored of it (a view once per session and finder, also in one batch and concurrently;
+// views without a session dropped; location ids the finder does not show dropped; at most
+// 600 events an hour per IP and finder, in the process and through Redis) and
+// GET /finders/{id}/analytics (the report of decisions §6: totals, unique sessions, every UTC
+// day of the window, top searches and locations with current titles; access like every finder
+// route; days 1..90).
+import { randomInt, randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AnalyticsEventType, analyticsEventsTable } from '../src/modules/analytics/analytics.table.ts';
+import { EVENTS_PER_HOUR } from '../src/modules/analytics/analytics.service.ts';
+import {
+  type AnalyticsEventType,
+  analyticsEventsTable,
+  analyticsSessionsTable,
+} from '../src/modules/analytics/analytics.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import {
+  attachMap,
+  createPayloadScene,
+  type PayloadScene,
+  setOwnLocations,
+} from './factories/finder-payloads.ts';
 import { createWidgetFinder, type WidgetFinder } from './factories/widget-finders.ts';
 import { createCast } from './factories/workspaces.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
+import { canRunRedisServer, startThrowawayRedis, type ThrowawayRedis } from './helpers/redis.ts';
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
 let finder: WidgetFinder;
+/** Locations reaching a finder every way (own, its map's, its map's set's) and one reaching it none. */
+let scene: PayloadScene;
 
 beforeAll(async () => {
   ctx = await createTestContext();
   cast = await createCast(ctx.deps);
   finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+  scene = await createPayloadScene(ctx.deps, call, cast.ownerToken, cast.workspaceId);
 });
 afterAll(async () => {
   await ctx?.close();
@@ -38,6 +57,16 @@ function post(body: unknown, headers: Record<string, string> = {}, ip = freshIp(
   });
 }
 
+const session = () => randomUUID().replaceAll('-', '');
+
+/** A new finder showing the scene's locations: its own two, and the scene's map. */
+async function sceneFinder(options: { authorizedUrls?: string[] } = {}): Promise<WidgetFinder> {
+  const made = await createWidgetFinder(ctx.deps, cast.workspaceId, options);
+  await attachMap(ctx.deps, made.id, scene.mapId);
+  await setOwnLocations(ctx.deps, made.id, [scene.locations.own, scene.locations.both]);
+  return made;
+}
+
 const eventsOf = (finderId: number) =>
   ctx.deps.db
     .select()
@@ -53,14 +82,16 @@ describe('POST /api/analytics', () => {
   });
 
   it('stores a batch in one insert and answers how many it received', async () => {
+    const target = await sceneFinder();
+    const shown = scene.locations.own;
     const occurredAt = new Date(Date.now() - 60_000).toISOString();
     const res = await post({
       finder_token: target.token,
       events: [
-        { type: 'view', session_id: 'abc123', occurred_at: occurredAt },
+        { type: 'view', session_id: ' abc123 ', occurred_at: occurredAt },
         { type: 'search', query: '  Alexanderplatz,\n 10178   Berlin ', session_id: 'abc123' },
-        { type: 'location_select', location_id: 42, session_id: 'abc123' },
-        { type: 'click', location_id: 42, query: null, ignored_field: 'x' },
+        { type: 'location_select', location_id: shown, session_id: 'abc123' },
+        { type: 'click', location_id: shown, query: null, ignored_field: 'x' },
       ],
     });
     expect(res.statusCode).toBe(200);
@@ -71,8 +102,9 @@ describe('POST /api/analytics', () => {
     ).toEqual([
       { type: 'view', locationId: null, query: null, sessionId: 'abc123' },
       { type: 'search', locationId: null, query: 'Alexanderplatz, 10178 Berlin', sessionId: 'abc123' },
-      { type: 'location_select', locationId: 42, query: null, sessionId: 'abc123' },
-      { type: 'click', locationId: 42, query: null, sessionId: null },
+      { type: 'location_select', locationId: shown, query: null, sessionId: 'abc123' },
+      // Only a view needs a session.
+      { type: 'click', locationId: shown, query: null, sessionId: null },
     ]);
     expect(rows[0]!.occurredAt.toISOString()).toBe(occurredAt);
     // Events without a time are dated at receipt.
@@ -83,7 +115,13 @@ describe('POST /api/analytics', () => {
 
   it('takes the text/plain body navigator.sendBeacon sends', async () => {
     const res = await post(
-      JSON.stringify({ finder_token: target.token, events: [{ type: 'view' }, { type: 'view' }] }),
+      JSON.stringify({
+        finder_token: target.token,
+        events: [
+          { type: 'view', session_id: session() },
+          { type: 'view', session_id: session() },
+        ],
+      }),
       { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://any.example' },
     );
     expect(res.statusCode).toBe(200);
@@ -92,7 +130,7 @@ describe('POST /api/analytics', () => {
   });
 
   it('takes 100 events, answers 422 to 101 and stores none of them', async () => {
-    const event = { type: 'view' as const };
+    const event = { type: 'search' as const, query: 'Berlin' };
     const hundred = await post({ finder_token: target.token, events: Array(100).fill(event) });
     expect(hundred.json()).toEqual({ received: 100 });
     const tooMany = await post({ finder_token: target.token, events: Array(101).fill(event) });
@@ -113,10 +151,10 @@ describe('POST /api/analytics', () => {
     const res = await post({
       finder_token: target.token,
       events: [
-        { type: 'view', occurred_at: hourAgo.toISOString() },
-        { type: 'view', occurred_at: offsetText },
-        { type: 'view', occurred_at: new Date(Date.now() + 3600_000).toISOString() },
-        { type: 'view', occurred_at: new Date(Date.now() - 2 * 86_400_000).toISOString() },
+        { type: 'search', occurred_at: hourAgo.toISOString() },
+        { type: 'search', occurred_at: offsetText },
+        { type: 'search', occurred_at: new Date(Date.now() + 3600_000).toISOString() },
+        { type: 'search', occurred_at: new Date(Date.now() - 2 * 86_400_000).toISOString() },
       ],
     });
     expect(res.statusCode).toBe(200);
@@ -222,7 +260,7 @@ describe('POST /api/analytics', () => {
   });
 });
 
-describe('POST /api/analytics: origin rules', () => {
+describe('POST /api/analytics: origin rules, as on the payload route', () => {
   let restricted: WidgetFinder;
   beforeAll(async () => {
     restricted = await createWidgetFinder(ctx.deps, cast.workspaceId, {
@@ -234,25 +272,45 @@ describe('POST /api/analytics: origin rules', () => {
     ['a listed origin', { origin: 'https://shop.example' }, 200],
     ['a subdomain of a *. entry', { origin: 'https://eu.brand.example' }, 200],
     ['a listed Referer without Origin', { referer: 'https://www.brand.example/find?store=1' }, 200],
+    [
+      'Origin "null" (a sandboxed frame) with a listed Referer',
+      { origin: 'null', referer: 'https://shop.example/' },
+      200,
+    ],
     ['the bare domain of a *. entry', { origin: 'https://brand.example' }, 403],
     ['another site', { origin: 'https://evil.example' }, 403],
+    ['another scheme of a listed origin', { origin: 'http://shop.example' }, 403],
+    ['an unlisted Referer without Origin', { referer: 'https://evil.example/shop.example' }, 403],
     [
       'another site in Origin, a listed one in Referer',
       { origin: 'https://evil.example', referer: 'https://shop.example/' },
       403,
     ],
+    ['Origin "null" alone', { origin: 'null' }, 403],
     ['neither header', {}, 403],
-  ])('%s -> %i', async (_name, headers, status) => {
+  ])('%s -> %i, as the payload route answers', async (_name, headers, status) => {
     const before = (await eventsOf(restricted.id)).length;
-    const res = await post({ finder_token: restricted.token, events: [{ type: 'view' }] }, headers);
+    const res = await post(
+      { finder_token: restricted.token, events: [{ type: 'view', session_id: session() }] },
+      headers,
+    );
     expect(res.statusCode).toBe(status);
     if (status === 403) {
       expect(res.json()).toEqual({
         message: 'This website is not allowed to use this finder.',
         code: 'forbidden',
       });
+    } else {
+      expect(res.json()).toEqual({ received: 1 });
     }
     expect((await eventsOf(restricted.id)).length).toBe(before + (status === 200 ? 1 : 0));
+    const payload = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/ext/finders/details/${restricted.token}`,
+      headers,
+    });
+    expect(payload.statusCode).toBe(status);
+    if (status === 403) expect(payload.json()).toEqual(res.json());
   });
 });
 
@@ -275,6 +333,296 @@ describe('POST /api/analytics: 120 requests a minute per IP', () => {
     });
     expect(search.statusCode).toBe(404);
     expect((await post({ finder_token: 'no-such-finder', events: [] })).statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/analytics: a view counts once per session and finder', () => {
+  const views = async (finderId: number) =>
+    (await eventsOf(finderId)).filter((row) => row.type === 'view').map((row) => row.sessionId);
+
+  it('stores the first view of a session; later ones are acknowledged and not stored', async () => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const visit = session();
+    const first = await post({ finder_token: target.token, events: [{ type: 'view', session_id: visit }] });
+    expect(first.json()).toEqual({ received: 1 });
+    // Again from another address, with other events of the session beside it.
+    const again = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'view', session_id: visit },
+        { type: 'search', query: 'Berlin', session_id: visit },
+      ],
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ received: 1 });
+    // A rebuilt app (another process, in effect) knows it too: the rule lives in PostgreSQL.
+    await ctx.rebuild();
+    const later = await post({ finder_token: target.token, events: [{ type: 'view', session_id: visit }] });
+    expect(later.json()).toEqual({ received: 0 });
+    expect(await views(target.id)).toEqual([visit]);
+    expect((await eventsOf(target.id)).map((row) => row.type)).toEqual(['view', 'search']);
+  });
+
+  it('counts one view of a session repeated in one batch, and each other session', async () => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const [a, b] = [session(), session()];
+    const res = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'view', session_id: a },
+        { type: 'view', session_id: b },
+        { type: 'view', session_id: a },
+        { type: 'view', session_id: ` ${a} ` },
+      ],
+    });
+    expect(res.json()).toEqual({ received: 2 });
+    expect((await views(target.id)).sort()).toEqual([a, b].sort());
+  });
+
+  it('counts the same session once on each finder', async () => {
+    const [one, two] = [
+      await createWidgetFinder(ctx.deps, cast.workspaceId),
+      await createWidgetFinder(ctx.deps, cast.workspaceId),
+    ];
+    const visit = session();
+    for (const target of [one, two]) {
+      const res = await post({ finder_token: target.token, events: [{ type: 'view', session_id: visit }] });
+      expect(res.json()).toEqual({ received: 1 });
+      expect(await views(target.id)).toEqual([visit]);
+    }
+  });
+
+  it('stores one view of 20 requests sent at once with one session, and no error', async () => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const visit = session();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post({ finder_token: target.token, events: [{ type: 'view', session_id: visit }] }),
+      ),
+    );
+    expect(responses.map((res) => res.statusCode)).toEqual(Array(20).fill(200));
+    expect(responses.reduce((sum, res) => sum + res.json().received, 0)).toBe(1);
+    expect(await views(target.id)).toEqual([visit]);
+  });
+
+  it('takes batches that name the same sessions in opposite orders at once without a deadlock', async () => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const visits = Array.from({ length: 10 }, session);
+    const batch = (ids: string[]) => ({
+      finder_token: target.token,
+      events: ids.map((id) => ({ type: 'view', session_id: id })),
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(batch(i % 2 ? visits : [...visits].reverse()))),
+    );
+    expect(responses.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    expect(responses.reduce((sum, res) => sum + res.json().received, 0)).toBe(10);
+    expect((await views(target.id)).sort()).toEqual([...visits].sort());
+  });
+
+  it.each([
+    ['without session_id', {}],
+    ['with a null session_id', { session_id: null }],
+    ['with a blank session_id', { session_id: '   ' }],
+  ])('acknowledges a view %s and stores nothing of it', async (_name, extra) => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const res = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'view', ...extra },
+        { type: 'search', query: 'Berlin', ...extra },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: 1 });
+    expect((await eventsOf(target.id)).map((row) => row.type)).toEqual(['search']);
+  });
+});
+
+describe('POST /api/analytics: location ids the finder does not show are dropped', () => {
+  it('keeps its own, its map’s and its map’s set’s locations and drops the others of the batch', async () => {
+    const target = await sceneFinder();
+    const [strangers] = await ctx.deps.db
+      .insert(locationsTable)
+      .values({ workspaceId: cast.strangerWorkspaceId, title: 'Another user’s store', address: 'X' })
+      .returning({ id: locationsTable.id });
+    const { own, both, viaSet, onMap, outside } = scene.locations;
+    const visit = session();
+    const named = [own, outside, both, strangers!.id, viaSet, 2_147_483_647, onMap];
+    const res = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'view', session_id: visit },
+        ...named.map((id) => ({ type: 'location_select', location_id: id, session_id: visit })),
+        ...named.map((id) => ({ type: 'click', location_id: id, session_id: visit })),
+        { type: 'search', query: 'Berlin', session_id: visit },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: 1 + 4 + 4 + 1 });
+    const kept = [own, both, viaSet, onMap];
+    expect((await eventsOf(target.id)).map(({ type, locationId }) => ({ type, locationId }))).toEqual([
+      { type: 'view', locationId: null },
+      ...kept.map((id) => ({ type: 'location_select', locationId: id })),
+      ...kept.map((id) => ({ type: 'click', locationId: id })),
+      { type: 'search', locationId: null },
+    ]);
+    // The same locations as the finder's list shows: one definition of what a finder shows.
+    const listed = await call('GET', `/locations?finder_id=${target.id}`, cast.ownerToken);
+    expect(
+      listed
+        .json()
+        .map((location: { id: number }) => location.id)
+        .sort(),
+    ).toEqual([...kept].sort());
+  });
+
+  it('drops every event of a batch that names only others, and answers received 0', async () => {
+    const target = await sceneFinder();
+    const res = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'click', location_id: scene.locations.outside, session_id: session() },
+        { type: 'location_select', location_id: 999_999, session_id: session() },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: 0 });
+    expect(await eventsOf(target.id)).toEqual([]);
+  });
+
+  it('drops a location once the finder stops showing it', async () => {
+    const target = await sceneFinder();
+    await setOwnLocations(ctx.deps, target.id, [scene.locations.both]);
+    const res = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'click', location_id: scene.locations.own },
+        { type: 'click', location_id: scene.locations.both },
+      ],
+    });
+    expect(res.json()).toEqual({ received: 1 });
+    expect((await eventsOf(target.id)).map((row) => row.locationId)).toEqual([scene.locations.both]);
+  });
+});
+
+describe(`POST /api/analytics: at most ${EVENTS_PER_HOUR} events an hour per IP and finder`, () => {
+  const searches = (from: number, n: number, extra: Record<string, unknown> = {}) =>
+    Array.from({ length: n }, (_, i) => ({ type: 'search', query: `q${from + i}`, ...extra }));
+
+  it('stores the events within the bound, then acknowledges the rest with 200 and stores none', async () => {
+    const target = await sceneFinder();
+    const ip = freshIp();
+    // Dropped events count too: the bound is on what a client posts.
+    const foreign = await post(
+      {
+        finder_token: target.token,
+        events: Array.from({ length: 100 }, () => ({ type: 'click', location_id: scene.locations.outside })),
+      },
+      {},
+      ip,
+    );
+    expect(foreign.json()).toEqual({ received: 0 });
+    for (let batch = 1; batch < 5; batch++) {
+      const res = await post({ finder_token: target.token, events: searches(batch * 100, 100) }, {}, ip);
+      expect(res.json()).toEqual({ received: 100 });
+    }
+    // 500 taken: a batch of 60 fits; of the next 90, the first 40 are stored.
+    const partial = await post({ finder_token: target.token, events: searches(500, 60) }, {}, ip);
+    expect(partial.json()).toEqual({ received: 60 });
+    const overflowing = await post({ finder_token: target.token, events: searches(560, 90) }, {}, ip);
+    expect(overflowing.statusCode).toBe(200);
+    expect(overflowing.json()).toEqual({ received: 40 });
+    const over = await post(
+      { finder_token: target.token, events: [{ type: 'view', session_id: session() }] },
+      {},
+      ip,
+    );
+    expect(over.statusCode).toBe(200);
+    expect(over.json()).toEqual({ received: 0 });
+
+    const rows = await eventsOf(target.id);
+    expect(rows).toHaveLength(EVENTS_PER_HOUR - 100);
+    expect(rows.at(-1)!.query).toBe('q599');
+    expect(rows.some((row) => row.query === 'q600' || row.type === 'view')).toBe(false);
+
+    // Another address, and the same address on another finder, have budgets of their own.
+    expect((await post({ finder_token: target.token, events: searches(0, 1) })).json()).toEqual({
+      received: 1,
+    });
+    const other = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    expect((await post({ finder_token: other.token, events: searches(0, 1) }, {}, ip)).json()).toEqual({
+      received: 1,
+    });
+  });
+
+  it('counts requests sent at once in one budget', async () => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const ip = freshIp();
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post({ finder_token: target.token, events: searches(i * 100, 100) }, {}, ip),
+      ),
+    );
+    expect(responses.map((res) => res.statusCode)).toEqual(Array(8).fill(200));
+    expect(responses.reduce((sum, res) => sum + res.json().received, 0)).toBe(EVENTS_PER_HOUR);
+    expect(await eventsOf(target.id)).toHaveLength(EVENTS_PER_HOUR);
+  });
+
+  it('spends nothing of the budget on a refused request (422, 404, 403)', async () => {
+    const target = await createWidgetFinder(ctx.deps, cast.workspaceId, { authorizedUrls: ['shop.example'] });
+    const ip = freshIp();
+    const allowed = { origin: 'https://shop.example' };
+    expect((await post({ finder_token: target.token, events: searches(0, 100) }, {}, ip)).statusCode).toBe(
+      403,
+    );
+    const invalid = [...searches(0, 99), { type: 'zoom' }];
+    expect((await post({ finder_token: target.token, events: invalid }, allowed, ip)).statusCode).toBe(422);
+    for (let batch = 0; batch < 6; batch++) {
+      const res = await post({ finder_token: target.token, events: searches(batch * 100, 100) }, allowed, ip);
+      expect(res.json()).toEqual({ received: 100 });
+    }
+  });
+});
+
+describe.skipIf(!canRunRedisServer)('POST /api/analytics: the hourly bound through Redis', () => {
+  let redis: ThrowawayRedis;
+  let shared: TestContext;
+  beforeAll(async () => {
+    redis = await startThrowawayRedis();
+    shared = await createTestContext({ env: { REDIS_URL: redis.url } });
+  });
+  afterAll(async () => {
+    await shared?.close();
+    await redis?.stop();
+  });
+
+  it('is shared by every process: a rebuilt app goes on counting where the first stopped', async () => {
+    const sharedCast = await createCast(shared.deps);
+    const target = await createWidgetFinder(shared.deps, sharedCast.workspaceId);
+    const send = (n: number) =>
+      shared.app.inject({
+        method: 'POST',
+        url: '/api/analytics',
+        payload: {
+          finder_token: target.token,
+          events: Array.from({ length: n }, () => ({ type: 'search', query: 'Berlin' })),
+        },
+        remoteAddress: '10.99.0.1',
+      });
+    for (let i = 0; i < 5; i++) expect((await send(100)).json()).toEqual({ received: 100 });
+    await shared.rebuild();
+    expect((await send(100)).json()).toEqual({ received: 100 });
+    expect((await send(100)).json()).toEqual({ received: 0 });
+    const probe = await redis.client();
+    expect(await probe.keys('quota:analytics-events:*')).toEqual([
+      `quota:analytics-events:${target.id}:10.99.0.1`,
+    ]);
+    const [stored] = await shared.deps.db
+      .select({ n: count() })
+      .from(analyticsEventsTable)
+      .where(eq(analyticsEventsTable.finderId, target.id));
+    expect(stored!.n).toBe(EVENTS_PER_HOUR);
   });
 });
 
@@ -341,13 +689,21 @@ describe('GET /api/finders/{id}/analytics', () => {
     const res = await call('GET', `/finders/${reported.id}/analytics`, cast.memberToken);
     expect(res.statusCode).toBe(200);
     const report = res.json();
-    expect(report).toMatchObject({ views: 17, clicks: 2, searches: 8, location_selects: 8, days: 30 });
+    // Rows written straight into the table, without sessions.
+    expect(report).toMatchObject({
+      views: 17,
+      clicks: 2,
+      searches: 8,
+      location_selects: 8,
+      sessions: 0,
+      days: 30,
+    });
     expect(report.daily).toHaveLength(30);
-    expect(report.daily[0]).toEqual({ date: iso(-29), views: 7, clicks: 0, searches: 0 });
-    expect(report.daily.at(-1)).toEqual({ date: iso(0), views: 7, clicks: 0, searches: 3 });
-    expect(report.daily.at(-2)).toEqual({ date: iso(-1), views: 3, clicks: 2, searches: 0 });
-    expect(report.daily.at(-3)).toEqual({ date: iso(-2), views: 0, clicks: 0, searches: 2 });
-    expect(report.daily.at(-5)).toEqual({ date: iso(-4), views: 0, clicks: 0, searches: 0 });
+    expect(report.daily[0]).toEqual({ date: iso(-29), views: 7, clicks: 0, searches: 0, sessions: 0 });
+    expect(report.daily.at(-1)).toEqual({ date: iso(0), views: 7, clicks: 0, searches: 3, sessions: 0 });
+    expect(report.daily.at(-2)).toEqual({ date: iso(-1), views: 3, clicks: 2, searches: 0, sessions: 0 });
+    expect(report.daily.at(-3)).toEqual({ date: iso(-2), views: 0, clicks: 0, searches: 2, sessions: 0 });
+    expect(report.daily.at(-5)).toEqual({ date: iso(-4), views: 0, clicks: 0, searches: 0, sessions: 0 });
     const dates = report.daily.map((entry: { date: string }) => entry.date);
     expect(dates).toEqual([...dates].sort());
     expect(new Set(dates).size).toBe(30);
@@ -366,11 +722,49 @@ describe('GET /api/finders/{id}/analytics', () => {
   it('takes days from 1 to 90', async () => {
     const one = (await call('GET', `/finders/${reported.id}/analytics?days=1`, cast.ownerToken)).json();
     expect(one).toMatchObject({ days: 1, views: 7, searches: 3, clicks: 0, location_selects: 0 });
-    expect(one.daily).toEqual([{ date: iso(0), views: 7, clicks: 0, searches: 3 }]);
+    expect(one.daily).toEqual([{ date: iso(0), views: 7, clicks: 0, searches: 3, sessions: 0 }]);
     const ninety = (await call('GET', `/finders/${reported.id}/analytics?days=90`, cast.ownerToken)).json();
     expect(ninety).toMatchObject({ days: 90, views: 41 });
     expect(ninety.daily).toHaveLength(90);
-    expect(ninety.daily[0]).toEqual({ date: iso(-89), views: 13, clicks: 0, searches: 0 });
+    expect(ninety.daily[0]).toEqual({ date: iso(-89), views: 13, clicks: 0, searches: 0, sessions: 0 });
+  });
+
+  it('counts unique sessions beside the raw counts, per UTC day and over the window', async () => {
+    const target = await sceneFinder();
+    const yesterday = new Date(today - 1000).toISOString(); // 23:59:59 yesterday
+    const midnight = new Date(today).toISOString(); // 00:00:00 today
+    const [one, two, three, four] = [session(), session(), session(), session()];
+    const { own, outside } = scene.locations;
+    const res = await post({
+      finder_token: target.token,
+      events: [
+        { type: 'view', session_id: one, occurred_at: yesterday },
+        { type: 'search', query: 'Berlin', session_id: one, occurred_at: yesterday },
+        { type: 'location_select', location_id: own, session_id: one, occurred_at: midnight },
+        { type: 'click', location_id: own, session_id: one, occurred_at: midnight },
+        { type: 'view', session_id: two, occurred_at: midnight },
+        { type: 'search', session_id: two, occurred_at: midnight },
+        { type: 'view', session_id: two, occurred_at: midnight },
+        { type: 'view', session_id: three, occurred_at: yesterday },
+        { type: 'search', query: 'Hamburg', occurred_at: midnight },
+        // Dropped (a location the finder does not show): no session of the report.
+        { type: 'click', location_id: outside, session_id: four, occurred_at: midnight },
+      ],
+    });
+    expect(res.json()).toEqual({ received: 8 });
+    const sessionDays = await ctx.deps.db
+      .select()
+      .from(analyticsSessionsTable)
+      .where(eq(analyticsSessionsTable.finderId, target.id));
+    expect(sessionDays).toHaveLength(4);
+
+    const report = (await call('GET', `/finders/${target.id}/analytics`, cast.memberToken)).json();
+    expect(report).toMatchObject({ views: 3, searches: 3, clicks: 1, location_selects: 1, sessions: 3 });
+    expect(report.daily.at(-2)).toEqual({ date: iso(-1), views: 2, clicks: 0, searches: 1, sessions: 2 });
+    expect(report.daily.at(-1)).toEqual({ date: iso(0), views: 1, clicks: 1, searches: 2, sessions: 2 });
+    expect(report.daily.slice(0, -2).every((entry: { sessions: number }) => entry.sessions === 0)).toBe(true);
+    const todayOnly = (await call('GET', `/finders/${target.id}/analytics?days=1`, cast.memberToken)).json();
+    expect(todayOnly).toMatchObject({ views: 1, sessions: 2 });
   });
 
   it('lists at most 10 searches and 10 locations', async () => {
@@ -396,7 +790,14 @@ describe('GET /api/finders/{id}/analytics', () => {
       searches: 0,
       location_selects: 0,
       days: 7,
-      daily: Array.from({ length: 7 }, (_, i) => ({ date: iso(i - 6), views: 0, clicks: 0, searches: 0 })),
+      sessions: 0,
+      daily: Array.from({ length: 7 }, (_, i) => ({
+        date: iso(i - 6),
+        views: 0,
+        clicks: 0,
+        searches: 0,
+        sessions: 0,
+      })),
       top_searches: [],
       top_locations: [],
     });

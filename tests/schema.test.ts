@@ -72,6 +72,9 @@ async function populatedWorkspace() {
   await db
     .insert(schema.analyticsEventsTable)
     .values({ finderId: finder!.id, type: 'view', occurredAt: new Date() });
+  await db
+    .insert(schema.analyticsSessionsTable)
+    .values({ finderId: finder!.id, day: '2026-01-01', sessionId: 'visit' });
   const [process] = await db
     .insert(schema.processesTable)
     .values({ workspaceId, userId: user.id, type: 'csv_import' })
@@ -140,6 +143,7 @@ describe('delete rules', () => {
       'finder_integrations',
       'finder_publications',
       'analytics_events',
+      'analytics_sessions',
       'process_events',
       'ai_import_items',
       'map_workspaces',

@@ -10,6 +10,9 @@
 // Our own two short scripts rather than rate-limiter-flexible: its consume counts refused
 // attempts too (a burst of 100 leaves 100), so giving one attempt back frees no place, and a
 // reward that lands after its window has ended opens the next window below zero.
+//
+// The same counters also keep quotas (createQuotaLimiter): a budget per key and window that a
+// request spends several points of at once, e.g. the events of a widget's analytics batch.
 import type { Redis, Result } from 'ioredis';
 import { createRateLimitedError } from './errors.ts';
 import type { GuardedRedis } from './redis.ts';
@@ -76,6 +79,43 @@ export function createFailureLimiter(options: FailureLimiterOptions): FailureLim
 }
 
 /**
+ * A budget per key and window that a request spends several points of at once (a batch of
+ * events): `take` counts and decides in the same atomic step as the failure limiter's
+ * reservations, and grants what is left of the window up to what was asked. It never throws:
+ * what a caller does with the part it did not get is its own rule.
+ */
+export interface QuotaLimiter {
+  /** Takes up to `wanted` points of `key`'s window; resolves how many it got (0 once it is spent). */
+  take(key: string, wanted: number): Promise<number>;
+}
+
+export interface QuotaLimiterOptions {
+  /** Names the budget (`analytics-events`); part of the Redis key. */
+  name: string;
+  /** Points per window and key. */
+  points: number;
+  /** The window starts with the key's first point and ends this long after it. */
+  windowSeconds: number;
+  /** Where the counters live; without it, in this process only. */
+  redis?: GuardedRedis;
+}
+
+export function createQuotaLimiter(options: QuotaLimiterOptions): QuotaLimiter {
+  const memory = new MemoryCounters(options.points, options.windowSeconds * 1000);
+  const redisCounters = options.redis
+    ? new RedisCounters(options.redis, `quota:${options.name}:`, options.points, options.windowSeconds * 1000)
+    : undefined;
+  return {
+    async take(key, wanted) {
+      if (wanted <= 0) return 0;
+      return redisCounters
+        ? redisCounters.take(key, wanted, () => memory.take(key, wanted))
+        : memory.take(key, wanted);
+    },
+  };
+}
+
+/**
  * In this process. Each call runs to its end without awaiting, so on Node's single thread the
  * read, the decision and the increment of one reservation cannot interleave with another's.
  */
@@ -89,6 +129,30 @@ class MemoryCounters {
 
   reserve(key: string): Reservation {
     const now = Date.now();
+    const window = this.current(key, now);
+    if (window.count >= this.points) return { granted: false, retryAfterMs: window.endsAt - now };
+    window.count += 1;
+    const reserved = window;
+    return {
+      granted: true,
+      release: async () => {
+        // Only into the window it was taken from: a new window does not owe this attempt.
+        if (this.windows.get(key) === reserved && reserved.count > 0) reserved.count -= 1;
+      },
+      clear: async () => this.forget(key),
+    };
+  }
+
+  /** Up to `wanted` points of the key's window, counted in the same synchronous block as `reserve`. */
+  take(key: string, wanted: number): number {
+    const window = this.current(key, Date.now());
+    const granted = Math.max(0, Math.min(wanted, this.points - window.count));
+    window.count += granted;
+    return granted;
+  }
+
+  /** The key's window, a new one when it has none or its window has ended. */
+  private current(key: string, now: number) {
     let window = this.windows.get(key);
     if (window && window.endsAt <= now) {
       this.forget(key);
@@ -101,17 +165,7 @@ class MemoryCounters {
       window = { count: 0, endsAt: now + this.windowMs, timer };
       this.windows.set(key, window);
     }
-    if (window.count >= this.points) return { granted: false, retryAfterMs: window.endsAt - now };
-    window.count += 1;
-    const reserved = window;
-    return {
-      granted: true,
-      release: async () => {
-        // Only into the window it was taken from: a new window does not owe this attempt.
-        if (this.windows.get(key) === reserved && reserved.count > 0) reserved.count -= 1;
-      },
-      clear: async () => this.forget(key),
-    };
+    return window;
   }
 
   private forget(key: string): void {
@@ -138,6 +192,20 @@ end
 return {1, redis.call('PTTL', KEYS[1])}
 `;
 
+// The quota's step: what is left of the window, up to what was asked, counted in one script.
+const TAKE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local granted = math.min(tonumber(ARGV[1]) - count, tonumber(ARGV[3]))
+if granted <= 0 then
+  return 0
+end
+redis.call('INCRBY', KEYS[1], granted)
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return granted
+`;
+
 const RELEASE_SCRIPT = `
 if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
   return redis.call('DECR', KEYS[1])
@@ -149,6 +217,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     throttleReserve(key: string, points: number, windowMs: number): Result<[number, number], Context>;
     throttleRelease(key: string): Result<number, Context>;
+    quotaTake(key: string, points: number, windowMs: number, wanted: number): Result<number, Context>;
   }
 }
 
@@ -159,6 +228,9 @@ function defineScripts(client: Redis): void {
   }
   if (typeof client.throttleRelease !== 'function') {
     client.defineCommand('throttleRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  }
+  if (typeof client.quotaTake !== 'function') {
+    client.defineCommand('quotaTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   }
 }
 
@@ -201,5 +273,12 @@ class RedisCounters {
         },
       };
     }, fallback);
+  }
+
+  take(key: string, wanted: number, fallback: () => number): Promise<number> {
+    return this.redis.run(
+      (client) => client.quotaTake(this.prefix + key, this.points, this.windowMs, wanted),
+      fallback,
+    );
   }
 }

@@ -5,7 +5,7 @@
 // together), else in this process. Over the limit: 429 `rate_limited` with Retry-After (the
 // errorResponseBuilder of app.ts).
 import { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
 export interface SharedRateLimit {
   /** The counter's name; every route given a hook of this name counts into one bucket per IP. */
@@ -15,13 +15,18 @@ export interface SharedRateLimit {
   timeWindowMs: number;
 }
 
+/**
+ * The client address a per-IP limit counts: IPv6 clients per /56 (the plugin's default), as a
+ * single host or home network usually holds a whole prefix of them.
+ */
+export const clientAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
+
 /** The hook to put in `onRequest` of each route of the limit (made once, shared by them). */
 export function sharedRateLimit(app: FastifyInstance, limit: SharedRateLimit): onRequestAsyncHookHandler {
   return app.rateLimit({
     max: limit.max,
     timeWindow: limit.timeWindowMs,
-    // IPv6 clients count per /56 (the plugin's default), as they would with its own key.
-    keyGenerator: (request) => `${limit.name}:${normalizeIP(request.ip)}`,
+    keyGenerator: (request) => `${limit.name}:${clientAddress(request)}`,
   }) as onRequestAsyncHookHandler;
 }
 

@@ -28,6 +28,9 @@ function randomId(): string {
 
 // One visit, one id, shared by every widget on the page.
 const sessionId = randomId();
+// The service counts a view once per session and finder: a finder mounted again on the page
+// (a second container, a single-page app rendering it anew) sends none.
+const viewedFinders = new Set<string>();
 
 function send(url: string, body: string): void {
   try {
@@ -69,6 +72,10 @@ export function createTracker(apiUrl: string, token: string): Tracker {
 
   return {
     track(type, details = {}) {
+      if (type === 'view') {
+        if (viewedFinders.has(token)) return;
+        viewedFinders.add(token);
+      }
       queue.push({ type, ...details, session_id: sessionId, occurred_at: new Date().toISOString() });
       if (queue.length >= MAX_EVENTS_PER_REQUEST) flush();
       else timer ??= setTimeout(flush, FLUSH_INTERVAL_MS);

@@ -18,6 +18,8 @@ const finder = createFinderPayload({ name: 'Our stores' });
 const allTags = createFinderPayload({ name: 'All tags' });
 // Its own finder, so events that other tests' pages send later cannot mix in.
 const counted = createFinderPayload({ name: 'Counted' });
+// Mounted twice on one page: its own finder for the same reason.
+const twice = createFinderPayload({ name: 'Twice' });
 
 beforeAll(async () => {
   stage = await startStage({
@@ -31,10 +33,12 @@ beforeAll(async () => {
         { key: 'tag_filter_mode', value: 'all' },
       );
       counted.settings.push({ key: 'tile_url', value: tiles.urlTemplate });
+      twice.settings.push({ key: 'tile_url', value: tiles.urlTemplate });
       return [
         { payload: finder, published: true },
         { payload: allTags, published: true },
         { payload: counted, published: true },
+        { payload: twice, published: true },
       ];
     },
   });
@@ -467,5 +471,33 @@ describe('analytics', () => {
         status: 200,
       });
     }
+  });
+
+  it('sends one view per page load for a finder mounted in two containers', async () => {
+    const sent: { type: string; session_id: string }[] = [];
+    const html = hostilePage({
+      scriptUrl: stage.backend.scriptUrl,
+      token: twice.token,
+      containers: ['', ''],
+    });
+    const { page } = await stage.open('/analytics-twice', html, {
+      onRequest: (request) => {
+        const body = new URL(request.url()).pathname === '/api/analytics' ? request.postData() : null;
+        if (body) sent.push(...JSON.parse(body).events);
+      },
+    });
+    await widgetsReady(page, 2);
+    expect(await page.getByRole('list', { name: 'Locations' }).count()).toBe(2);
+
+    // The batch goes 4 s after its first event, while the page is still open (its requests seen).
+    await expect.poll(() => sent.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(500);
+    expect(sent.map((event) => event.type)).toEqual(['view']);
+    const stored = async () =>
+      (await stage.backend.analyticsEvents()).filter((event) => event.finder_token === twice.token);
+    await expect.poll(async () => (await stored()).length, { timeout: 5000 }).toBe(1);
+    expect((await stored()).map((event) => [event.type, event.session_id])).toEqual([
+      ['view', sent[0]!.session_id],
+    ]);
   });
 });

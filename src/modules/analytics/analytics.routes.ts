@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requestOrigin } from '../../lib/origins.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
-import { ANALYTICS_LIMIT, sharedRateLimit } from '../../plugins/rate-limit.ts';
+import { ANALYTICS_LIMIT, clientAddress, sharedRateLimit } from '../../plugins/rate-limit.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import {
   analyticsBodySchema,
@@ -11,6 +11,7 @@ import {
   analyticsReportQuerySchema,
   analyticsReportSchema,
 } from './analytics.schemas.ts';
+import { EVENTS_PER_HOUR } from './analytics.service.ts';
 
 /**
  * The widget posts with navigator.sendBeacon and a text/plain Blob (a CORS-safelisted type: no
@@ -36,7 +37,8 @@ export const analyticsIngestRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'recordAnalyticsEvents',
         summary: "Record a batch of the widget's visitor events",
         description:
-          "PUBLIC. At most 100 events; the body may be sent as `text/plain` (navigator.sendBeacon). The finder's authorized_urls apply to the Origin (else Referer). 120 requests a minute per IP.",
+          "PUBLIC. At most 100 events; the body may be sent as `text/plain` (navigator.sendBeacon). The finder's authorized_urls apply to the Origin (else Referer). 120 requests a minute per IP. " +
+          `Stored: a view once per session and finder, at most ${EVENTS_PER_HOUR} events an hour per IP and finder, location ids the finder shows; the rest is acknowledged and dropped, and \`received\` counts what was stored.`,
         security: [],
         consumes: ['application/json', 'text/plain'],
         body: analyticsBodySchema,
@@ -45,7 +47,11 @@ export const analyticsIngestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       service.record(
-        { finderToken: request.body.finder_token, origin: requestOrigin(request.headers) },
+        {
+          finderToken: request.body.finder_token,
+          origin: requestOrigin(request.headers),
+          client: clientAddress(request),
+        },
         request.body.events,
       ),
   );

@@ -57,10 +57,13 @@ export const analyticsReportQuerySchema = z.object({
 const count = z.number().int();
 
 export const analyticsReportSchema = z.object({
+  /** Views count once per session (docs/api.md, Widget analytics); the others every event. */
   views: count,
   clicks: count,
   searches: count,
   location_selects: count,
+  /** Unique sessions of the window: a session active on several of its days counts once. */
+  sessions: count,
   days: count,
   daily: z.array(
     z.object({
@@ -69,6 +72,8 @@ export const analyticsReportSchema = z.object({
       views: count,
       clicks: count,
       searches: count,
+      /** Unique sessions of the day. */
+      sessions: count,
     }),
   ),
   top_searches: z.array(z.object({ query: z.string(), count })),
