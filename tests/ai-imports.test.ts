@@ -779,7 +779,11 @@ describe('ownership', () => {
 
   it('answers 404 for workspace_id of a workspace the caller is not in, or of none; 422 when malformed', async () => {
     // A member (not the owner) sees the list of the workspace: their own batches, none here.
-    const asMember = await call('GET', `/ai-location-imports?workspace_id=${cast.workspaceId}`, cast.memberToken);
+    const asMember = await call(
+      'GET',
+      `/ai-location-imports?workspace_id=${cast.workspaceId}`,
+      cast.memberToken,
+    );
     expect(asMember.statusCode).toBe(200);
     expect(asMember.json()).toEqual([]);
     for (const workspace of [cast.strangerWorkspaceId, 2_000_000]) {

@@ -89,37 +89,42 @@ describe('PostgreSQL error fields that quote data', () => {
   it.each([
     ['Explode where', 'where'],
     ['Explode internal', 'internal_query'],
-  ])('logs a failing update (%s) without its %s: the value is in neither the line nor the answer', async (name, field) => {
-    const user = await createUser(ctx.deps);
-    const token = await tokenFor(ctx.deps, user);
-    const newEmail = `quoted-${randomBytes(6).toString('hex')}@example.test`;
-    // What PostgreSQL puts in the field when nothing drops it: the value itself.
-    const raw = await ctx.deps.db
-      .execute(sql`update users set name = ${name}, email = ${newEmail} where id = ${user.id}`)
-      .then(
-        () => undefined,
-        (error: { cause?: Record<string, unknown> }) => error.cause,
-      );
-    expect(String(raw?.[field])).toContain(newEmail);
+  ])(
+    'logs a failing update (%s) without its %s: the value is in neither the line nor the answer',
+    async (name, field) => {
+      const user = await createUser(ctx.deps);
+      const token = await tokenFor(ctx.deps, user);
+      const newEmail = `quoted-${randomBytes(6).toString('hex')}@example.test`;
+      // What PostgreSQL puts in the field when nothing drops it: the value itself.
+      const raw = await ctx.deps.db
+        .execute(sql`update users set name = ${name}, email = ${newEmail} where id = ${user.id}`)
+        .then(
+          () => undefined,
+          (error: { cause?: Record<string, unknown> }) => error.cause,
+        );
+      expect(String(raw?.[field])).toContain(newEmail);
 
-    logLines.length = 0;
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: '/api/me',
-      headers: bearer(token),
-      payload: { name, email: newEmail, current_password: DEFAULT_PASSWORD },
-    });
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ message: 'Server error.', code: 'internal_error' });
-    const errorLine = logLines.map((line) => JSON.parse(line)).find((line) => line.msg === 'unhandled error');
-    expect(errorLine).toBeDefined();
-    // Still useful: the statement without its values, and PostgreSQL's code.
-    expect(errorLine.err.query).toMatch(/^update "users"/);
-    expect(JSON.stringify(errorLine.err)).toMatch(/"code":"(22P02|42601)"/);
-    expect(JSON.stringify(errorLine.err)).not.toContain(`"${field}"`);
-    expect(logged()).not.toContain(newEmail);
-    expect(res.body).not.toContain(newEmail);
-  });
+      logLines.length = 0;
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/me',
+        headers: bearer(token),
+        payload: { name, email: newEmail, current_password: DEFAULT_PASSWORD },
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ message: 'Server error.', code: 'internal_error' });
+      const errorLine = logLines
+        .map((line) => JSON.parse(line))
+        .find((line) => line.msg === 'unhandled error');
+      expect(errorLine).toBeDefined();
+      // Still useful: the statement without its values, and PostgreSQL's code.
+      expect(errorLine.err.query).toMatch(/^update "users"/);
+      expect(JSON.stringify(errorLine.err)).toMatch(/"code":"(22P02|42601)"/);
+      expect(JSON.stringify(errorLine.err)).not.toContain(`"${field}"`);
+      expect(logged()).not.toContain(newEmail);
+      expect(res.body).not.toContain(newEmail);
+    },
+  );
 
   it('drops where, internal_query and detail through every cause when serialising an error', () => {
     const pgError = Object.assign(new Error('invalid input syntax for type json'), {
