@@ -2,6 +2,7 @@
 // schemas live in lib/schemas.ts, which stays free of Fastify for the data layer's sake.
 
 import { Readable } from 'node:stream';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Listed, StreamedList } from './pagination.ts';
@@ -16,6 +17,14 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'],
 });
+
+/**
+ * The client's address as a per-address throttle counts it: IPv4 as it is (an IPv4-mapped IPv6
+ * address as its IPv4), IPv6 per /64, the block one subscriber holds, so stepping through the
+ * addresses of one's own network starts no new count. @fastify/rate-limit's normalisation, so
+ * the service's per-IP limits group addresses alike.
+ */
+export const throttledAddress = (ip: string | undefined): string => (ip ? normalizeIP(ip) : 'unknown');
 
 /**
  * Aborted when the client goes away before its response is complete, so long work done for it
