@@ -18,6 +18,8 @@ import {
   type MockInstance,
   vi,
 } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createDeps } from '../src/deps.ts';
 import * as crypto from '../src/lib/crypto.ts';
 import { matchTotp, totpCode } from '../src/lib/totp.ts';
 import { loginChallengesTable } from '../src/modules/auth/auth.table.ts';
@@ -117,7 +119,18 @@ for (const store of stores) {
       /** An email no account has: each call a new one, as a sprayer walks a list. */
       const nobody = () => `nobody-${++sprayed}-${store.redis ? 'r' : 'm'}@example.test`;
       const SPRAYED_PASSWORD = 'Winter2026!';
-      const spray = (ip: string, count: number) =>
+      /**
+       * `count` wrong passwords over as many emails, one after another. Only the burst test sends
+       * them at once: under a heavy load a parallel burst can make Redis miss its 150 ms, and the
+       * counts then fall back to the process by design (docs/api.md, Redis), which is not what
+       * the other tests are about.
+       */
+      const spray = async (count: number, address: (i: number) => string) => {
+        const responses: LightMyRequestResponse[] = [];
+        for (let i = 0; i < count; i++) responses.push(await login(nobody(), SPRAYED_PASSWORD, address(i)));
+        return responses;
+      };
+      const burst = (ip: string, count: number) =>
         Promise.all(Array.from({ length: count }, () => login(nobody(), SPRAYED_PASSWORD, ip)));
 
       // Every password check is counted. The sprayed password's are answered "wrong" after 20 ms
@@ -140,7 +153,7 @@ for (const store of stores) {
         async () => {
           const user = await createUser(ctx.deps);
           const ip = nextIp();
-          expect(statuses(await spray(ip, ADDRESS_FAILURES))).toEqual({ 401: ADDRESS_FAILURES });
+          expect(statuses(await spray(ADDRESS_FAILURES, () => ip))).toEqual({ 401: ADDRESS_FAILURES });
           expect(verifications).toHaveBeenCalledTimes(ADDRESS_FAILURES);
 
           for (const [email, password] of [
@@ -165,7 +178,7 @@ for (const store of stores) {
       it(
         'checks exactly 50 of 80 parallel wrong passwords over 80 emails: 50 × 401, 30 × 429',
         async () => {
-          expect(statuses(await spray(nextIp(), 80))).toEqual({ 401: 50, 429: 30 });
+          expect(statuses(await burst(nextIp(), 80))).toEqual({ 401: 50, 429: 30 });
           expect(verifications).toHaveBeenCalledTimes(50);
         },
         BURST_TIMEOUT_MS,
@@ -176,7 +189,9 @@ for (const store of stores) {
         async () => {
           const colleagues = [await createUser(ctx.deps), await createUser(ctx.deps)];
           const ip = nextIp();
-          expect(statuses(await spray(ip, ADDRESS_FAILURES - 1))).toEqual({ 401: ADDRESS_FAILURES - 1 });
+          expect(statuses(await spray(ADDRESS_FAILURES - 1, () => ip))).toEqual({
+            401: ADDRESS_FAILURES - 1,
+          });
           for (let round = 0; round < 3; round++) {
             for (const colleague of colleagues) {
               expect((await login(colleague.email, DEFAULT_PASSWORD, ip)).statusCode).toBe(200);
@@ -193,11 +208,7 @@ for (const store of stores) {
         'counts an IPv6 client per /64: other addresses of the block share the count, the next block does not',
         async () => {
           const block = `2001:db8:${store.redis ? 'b' : 'a'}:1`;
-          const responses = await Promise.all(
-            Array.from({ length: ADDRESS_FAILURES }, (_, i) =>
-              login(nobody(), SPRAYED_PASSWORD, `${block}:${(i + 1).toString(16)}::1`),
-            ),
-          );
+          const responses = await spray(ADDRESS_FAILURES, (i) => `${block}:${(i + 1).toString(16)}::1`);
           expect(statuses(responses)).toEqual({ 401: ADDRESS_FAILURES });
           expect((await login(nobody(), SPRAYED_PASSWORD, `${block}:ffff:1:2:3`)).statusCode).toBe(429);
           expect(
@@ -214,7 +225,7 @@ for (const store of stores) {
           vi.useFakeTimers({ toFake: ['Date'] });
           try {
             const start = Date.now();
-            expect(statuses(await spray(ip, ADDRESS_FAILURES))).toEqual({ 401: ADDRESS_FAILURES });
+            expect(statuses(await spray(ADDRESS_FAILURES, () => ip))).toEqual({ 401: ADDRESS_FAILURES });
             vi.setSystemTime(start + WINDOW_MS - 1000);
             const late = await login(nobody(), SPRAYED_PASSWORD, ip);
             expect(late.statusCode).toBe(429);
@@ -229,23 +240,27 @@ for (const store of stores) {
       );
 
       it.skipIf(!store.redis)(
-        'two app instances on one Redis share the count: 80 parallel failures over both, 50 checked',
+        'two app instances on one Redis share one count: 50 failures over both, then 429 on either',
         async () => {
-          const other = await createTestContext({ env: { REDIS_URL: redis!.url } });
+          // A second web process, in effect: its own deps and app on the same database and Redis.
+          const otherDeps = await createDeps(ctx.config, { databaseUrl: ctx.database.url, role: 'api' });
+          const other = await buildApp(otherDeps);
+          await other.ready();
           try {
             const ip = nextIp();
-            const responses = await Promise.all(
-              Array.from({ length: 80 }, (_, i) =>
-                (i % 2 ? ctx : other).app.inject({
-                  method: 'POST',
-                  url: '/api/login',
-                  payload: { email: nobody(), password: SPRAYED_PASSWORD },
-                  remoteAddress: ip,
-                }),
-              ),
-            );
-            expect(statuses(responses)).toEqual({ 401: 50, 429: 30 });
-            expect(verifications).toHaveBeenCalledTimes(50);
+            const attempt = (app: typeof other) =>
+              app.inject({
+                method: 'POST',
+                url: '/api/login',
+                payload: { email: nobody(), password: SPRAYED_PASSWORD },
+                remoteAddress: ip,
+              });
+            const responses: LightMyRequestResponse[] = [];
+            for (let i = 0; i < ADDRESS_FAILURES; i++) responses.push(await attempt(i % 2 ? ctx.app : other));
+            expect(statuses(responses)).toEqual({ 401: ADDRESS_FAILURES });
+            expect((await attempt(other)).statusCode).toBe(429);
+            expect((await attempt(ctx.app)).statusCode).toBe(429);
+            expect(verifications).toHaveBeenCalledTimes(ADDRESS_FAILURES);
             // One counter for the address, ending 10 minutes after it began.
             const probe = await redis!.client();
             expect(await probe.get(`throttle:login-address:${ip}`)).toBe('50');
@@ -254,6 +269,7 @@ for (const store of stores) {
             expect(ttl).toBeLessThanOrEqual(WINDOW_MS);
           } finally {
             await other.close();
+            await otherDeps.close();
           }
         },
         BURST_TIMEOUT_MS,
