@@ -159,6 +159,16 @@ function createServices({
     onSuccess: 'clear',
     redis,
   });
+  // Password spraying: failed logins from one address across every account (docs/api.md,
+  // Accounts). A right password gives its own attempt back and clears nothing, so logins that
+  // succeed never use up an office's budget, and one valid account cannot reset a sprayer's.
+  const loginAddressLimiter = createFailureLimiter({
+    name: 'login-address',
+    points: 50,
+    windowSeconds: 10 * 60,
+    onSuccess: 'release',
+    redis,
+  });
   const reauthLimiter = createFailureLimiter({
     name: 'reauth',
     points: 5,
@@ -241,6 +251,7 @@ function createServices({
       workspaces,
       issueToken: createTokenIssuer(config.jwt),
       loginLimiter,
+      loginAddressLimiter,
       challenges,
     }),
     twoFactor,

@@ -729,10 +729,15 @@ describe('ownership', () => {
         const response = await call(method, url, token, body);
         expect(response.statusCode, `${method} ${url}`).toBe(404);
       }
-      const listed = (
-        await call('GET', `/ai-location-imports?workspace_id=${cast.workspaceId}`, token)
-      ).json();
-      expect(listed.map((entry: { id: number }) => entry.id)).not.toContain(batch.id);
+      const listed = await call('GET', `/ai-location-imports?workspace_id=${cast.workspaceId}`, token);
+      if (token === cast.strangerToken) {
+        // Not in the workspace: the list answers as for a missing workspace.
+        expect(listed.statusCode).toBe(404);
+        expect(listed.json()).toEqual({ message: 'Workspace not found.', code: 'not_found' });
+      } else {
+        expect(listed.statusCode).toBe(200);
+        expect(listed.json().map((entry: { id: number }) => entry.id)).not.toContain(batch.id);
+      }
     }
     const [row] = await ctx.deps.db
       .select()
@@ -770,6 +775,27 @@ describe('ownership', () => {
     expect((await call('GET', `/ai-location-imports?workspace_id=${other}`, cast.ownerToken)).json()).toEqual(
       [],
     );
+  });
+
+  it('answers 404 for workspace_id of a workspace the caller is not in, or of none; 422 when malformed', async () => {
+    // A member (not the owner) sees the list of the workspace: their own batches, none here.
+    const asMember = await call(
+      'GET',
+      `/ai-location-imports?workspace_id=${cast.workspaceId}`,
+      cast.memberToken,
+    );
+    expect(asMember.statusCode).toBe(200);
+    expect(asMember.json()).toEqual([]);
+    for (const workspace of [cast.strangerWorkspaceId, 2_000_000]) {
+      const res = await call('GET', `/ai-location-imports?workspace_id=${workspace}`, cast.ownerToken);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Workspace not found.', code: 'not_found' });
+    }
+    for (const value of ['abc', '0', '1.5']) {
+      const res = await call('GET', `/ai-location-imports?workspace_id=${value}`, cast.ownerToken);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toHaveProperty('workspace_id');
+    }
   });
 });
 

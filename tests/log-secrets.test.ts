@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/lib/logger.ts';
+import { createLogger, serializeError } from '../src/lib/logger.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
@@ -28,6 +28,16 @@ beforeAll(async () => {
       -- The detail carries row values, as PostgreSQL's own "Failing row contains (...)" does.
       if new.name = 'Explode' then
         raise exception 'forced failure of a user update' using detail = 'Failing row contains (' || new.email || ')';
+      end if;
+      -- A cast that fails after the value: PostgreSQL quotes the text up to the failure in the
+      -- error's context (\`where\`: "JSON data, line 1: {"email": "<the email>"").
+      if new.name = 'Explode where' then
+        perform ('{"email": "' || new.email || '"')::jsonb;
+      end if;
+      -- A statement the function builds with the value inside: its text comes back in the
+      -- error's \`internal_query\` (a syntax error) or in its context.
+      if new.name = 'Explode internal' then
+        execute 'select ' || quote_literal(new.email) || ' from from';
       end if;
       return new;
     end $$`);
@@ -75,8 +85,77 @@ describe('database errors in the log', () => {
   });
 });
 
+describe('PostgreSQL error fields that quote data', () => {
+  it.each([
+    ['Explode where', 'where'],
+    ['Explode internal', 'internal_query'],
+  ])(
+    'logs a failing update (%s) without its %s: the value is in neither the line nor the answer',
+    async (name, field) => {
+      const user = await createUser(ctx.deps);
+      const token = await tokenFor(ctx.deps, user);
+      const newEmail = `quoted-${randomBytes(6).toString('hex')}@example.test`;
+      // What PostgreSQL puts in the field when nothing drops it: the value itself.
+      const raw = await ctx.deps.db
+        .execute(sql`update users set name = ${name}, email = ${newEmail} where id = ${user.id}`)
+        .then(
+          () => undefined,
+          (error: { cause?: Record<string, unknown> }) => error.cause,
+        );
+      expect(String(raw?.[field])).toContain(newEmail);
+
+      logLines.length = 0;
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/me',
+        headers: bearer(token),
+        payload: { name, email: newEmail, current_password: DEFAULT_PASSWORD },
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ message: 'Server error.', code: 'internal_error' });
+      const errorLine = logLines
+        .map((line) => JSON.parse(line))
+        .find((line) => line.msg === 'unhandled error');
+      expect(errorLine).toBeDefined();
+      // Still useful: the statement without its values, and PostgreSQL's code.
+      expect(errorLine.err.query).toMatch(/^update "users"/);
+      expect(JSON.stringify(errorLine.err)).toMatch(/"code":"(22P02|42601)"/);
+      expect(JSON.stringify(errorLine.err)).not.toContain(`"${field}"`);
+      expect(logged()).not.toContain(newEmail);
+      expect(res.body).not.toContain(newEmail);
+    },
+  );
+
+  it('drops where, internal_query and detail through every cause when serialising an error', () => {
+    const pgError = Object.assign(new Error('invalid input syntax for type json'), {
+      code: '22P02',
+      detail: 'Token "ada" is invalid.',
+      where: 'JSON data, line 1: ada@example.test',
+      internal_query: "select 'ada@example.test' from from",
+      internal_position: '8',
+      hint: 'Check the statement.',
+      query: 'update "users" set "email" = $1',
+      parameters: ['ada@example.test'],
+    });
+    const wrapped = new Error('Failed query: update "users" set "email" = $1\nparams: ada@example.test', {
+      cause: pgError,
+    });
+    const outer = new Error('the request failed', { cause: wrapped });
+    const serialized = serializeError(outer) as { cause: { cause: Record<string, unknown> } };
+    expect(JSON.stringify(serialized)).not.toContain('ada@example.test');
+    expect(serialized.cause.cause).toMatchObject({
+      code: '22P02',
+      hint: 'Check the statement.',
+      query: 'update "users" set "email" = $1',
+    });
+    for (const field of ['where', 'internal_query', 'detail', 'parameters']) {
+      expect(serialized.cause.cause).not.toHaveProperty(field);
+    }
+  });
+});
+
 describe('the request log', () => {
-  it('writes no invite token, finder token or query string', async () => {
+  it('writes no invite token, finder token (demo page included) or query string', async () => {
     const secret = randomBytes(24).toString('base64url');
     logLines.length = 0;
     const urls = [
@@ -86,6 +165,9 @@ describe('the request log', () => {
       `/api/finders/token/${secret}`,
       `/api/admin/finders/token/${secret}`,
       `/cdn/finders/${secret}/config.json`,
+      `/demo/${secret}`,
+      `/demo/${secret}/`,
+      `//DEMO//${secret}`,
       `/api/mapping/places?finder_key=${secret}`,
       `/api/me?access_token=${secret}`,
     ];
@@ -101,6 +183,9 @@ describe('the request log', () => {
       '/api/finders/token/[redacted]',
       '/api/admin/finders/token/[redacted]',
       '/cdn/finders/[redacted]/config.json',
+      '/demo/[redacted]',
+      '/demo/[redacted]/',
+      '//DEMO//[redacted]',
       '/api/mapping/places',
       '/api/me',
     ]);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
+import { upstreamUrl, urlPath } from '../src/lib/upstream-helpers.ts';
 import {
   createPlaceProviders,
   KEYED_PLACE_PROVIDER_SLUGS,
@@ -543,5 +544,52 @@ describe('base URLs', () => {
       createPlaceProviders({ photonUrl: fake.photonUrl, providerBaseUrls: { gogle: 'http://x' } }),
     ).toThrow(ConfigError);
     expect(() => resolveProviderBaseUrls({ photon: 'http://x' })).toThrow(/PHOTON_URL/);
+  });
+});
+
+describe('paths no value can leave', () => {
+  it.each([
+    ['google', '..'],
+    ['google', '.'],
+    ['mapbox', '..'],
+    ['mapbox', ''],
+  ] as const)(
+    '%s refuses the place id %j before any request: it would climb or name another resource',
+    async (slug, placeId) => {
+      const error = await rejection(providers[slug].place({ placeId }, { apiKey: keyOf(slug) }));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(fake.requests).toEqual([]);
+    },
+  );
+
+  it('tomtom keeps what a visitor types inside its one path segment', async () => {
+    for (const [q, segment] of [
+      ['..', '...json'],
+      ['a/../b', 'a%2F..%2Fb.json'],
+      ['x?key=stolen#y', 'x%3Fkey%3Dstolen%23y.json'],
+    ] as const) {
+      fake.reset();
+      await providers.tomtom.autocomplete({ q }, { apiKey: FAKE_KEYS.tomtom });
+      expect(fake.lastRequest('tomtom').rawPath).toBe(`/tomtom/search/2/search/${segment}`);
+      expect(fake.lastRequest('tomtom').query.key).toBe(FAKE_KEYS.tomtom);
+    }
+  });
+
+  it('upstreamUrl throws for a path the URL parser would rewrite, and keeps a base path prefix', () => {
+    expect(upstreamUrl('http://proxy.example/google/', '/v1/places/a%20b', { k: 'v w' })).toBe(
+      'http://proxy.example/google/v1/places/a%20b?k=v+w',
+    );
+    expect(urlPath`/v1/places/${'a b/c?d#e'}`).toBe('/v1/places/a%20b%2Fc%3Fd%23e');
+    for (const path of [
+      '/v1/places/..',
+      '/v1/./places',
+      '/v1/places/a\\b',
+      '/v1/places/a b',
+      '/v1/places/é',
+    ]) {
+      expect(() => upstreamUrl('http://proxy.example/google', path), path).toThrow(TypeError);
+    }
+    expect(() => urlPath`/v1/places/${'..'}`).toThrow(TypeError);
+    expect(() => urlPath`/v1/places/${''}`).toThrow(TypeError);
   });
 });

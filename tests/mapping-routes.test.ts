@@ -10,7 +10,11 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/lib/logger.ts';
 import type { AutocompleteProvider } from '../src/modules/finders/finders.table.ts';
-import { KEYED_PLACE_PROVIDER_SLUGS } from '../src/modules/mapping/mapping.providers.ts';
+import {
+  KEYED_PLACE_PROVIDER_SLUGS,
+  PLACE_PROVIDER_SLUGS,
+  type PlaceProviderSlug,
+} from '../src/modules/mapping/mapping.providers.ts';
 import { createUser } from './factories/users.ts';
 import {
   createWidgetFinder,
@@ -400,6 +404,99 @@ describe('bad input', () => {
     }
     expect(fake.requests).toHaveLength(0);
   });
+});
+
+describe('place ids stay inside the provider path', () => {
+  const finders = {} as Record<PlaceProviderSlug, WidgetFinder>;
+  beforeAll(async () => {
+    for (const slug of KEYED_PLACE_PROVIDER_SLUGS)
+      finders[slug] = await finderWith({ [slug]: FAKE_KEYS[slug] });
+    finders.photon = await finderWith({});
+  });
+
+  /** GET /mapping/places with `place_id` written into the query string as given (no encoding added). */
+  const rawPlace = (provider: PlaceProviderSlug, rawPlaceId: string) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: `/api/mapping/places?place_id=${rawPlaceId}&provider=${provider}&finder_key=${finders[provider].token}`,
+      remoteAddress: freshIp(),
+    });
+
+  // [the id, as the query string carries it, as it must reach the provider's path]
+  const oddIds = [
+    ['a b', 'a%20b', 'a%20b'],
+    ['é', '%C3%A9', '%C3%A9'],
+    ['?x', '%3Fx', '%3Fx'],
+    ['#x', '%23x', '%23x'],
+    ['...', '...', '...'],
+    ['%41', '%2541', '%2541'],
+  ] as const;
+
+  it.each([
+    ['google', '/google/v1/places/'],
+    ['mapbox', '/mapbox/search/searchbox/v1/retrieve/'],
+  ] as const)('%s: odd ids reach exactly one path segment, encoded', async (provider, prefix) => {
+    for (const [, query, segment] of oddIds) {
+      fake.reset();
+      const res = await rawPlace(provider, query);
+      // The fake knows no such place: the call was made, with the id as one segment.
+      expect(res.statusCode, query).toBe(404);
+      expect(res.json()).toEqual({ message: 'Place not found.', code: 'not_found' });
+      expect(fake.requestsOf(provider).map((request) => request.rawPath)).toEqual([`${prefix}${segment}`]);
+    }
+  });
+
+  it.each([
+    ['here', 'here:a b?x#y&apiKey=stolen', '/v1/lookup', 'id'],
+    ['geoapify', 'a b?x#y&apiKey=stolen', '/v2/place-details', 'id'],
+    // TomTom's ids hold slashes (`US/PAD/p0/43076024`); as a query value they cannot climb.
+    ['tomtom', 'US/PAD/p0/43076024', '/search/2/place.json', 'entityId'],
+    ['tomtom', '../../x?key=stolen', '/search/2/place.json', 'entityId'],
+  ] as const)('%s: %s is sent as one query value', async (provider, id, path, param) => {
+    const res = await place(finders[provider], id, provider);
+    expect(res.statusCode).toBe(404);
+    const [request, ...more] = fake.requestsOf(provider);
+    expect(more).toEqual([]);
+    expect(request!.rawPath).toBe(`/${provider}${path}`);
+    expect(request!.query[param]).toBe(id);
+    expect(request!.query[provider === 'tomtom' ? 'key' : 'apiKey']).toBe(FAKE_KEYS[provider]);
+  });
+
+  const dots = 'The place_id may not be "." or "..".';
+  const slash = (provider: string) => `The place_id may not contain "/" (${provider} place ids have none).`;
+  const refusals = [
+    ['.', () => dots],
+    ['..', () => dots],
+    ['%2e%2e', () => dots],
+    ['.%2E', () => dots],
+    ['%252e%252e', () => dots],
+    ['a%5Cb', () => 'The place_id may not contain "\\".'],
+    ['..%5C..', () => 'The place_id may not contain "\\".'],
+    ['a%01b', () => 'The place_id may not contain control characters.'],
+    ['a%7Fb', () => 'The place_id may not contain control characters.'],
+    ['a/b', slash],
+    ['a%2Fb', slash],
+    ['a%252Fb', slash],
+    ['..%2F..%2Fsecret', slash],
+  ] as const;
+
+  it.each(PLACE_PROVIDER_SLUGS)(
+    '%s: ".", "..", slashes, backslashes and control characters answer 422, nothing is called',
+    async (provider) => {
+      for (const [query, message] of refusals) {
+        // TomTom's own ids hold slashes (the test above).
+        if (provider === 'tomtom' && message === slash) continue;
+        const res = await rawPlace(provider, query);
+        expect(res.statusCode, query).toBe(422);
+        expect(res.json()).toEqual({
+          message: 'The given data was invalid.',
+          code: 'validation_failed',
+          errors: { place_id: [message(provider)] },
+        });
+      }
+      expect(fake.requests).toEqual([]);
+    },
+  );
 });
 
 describe('origin rules (the finder authorized_urls)', () => {

@@ -109,6 +109,39 @@ describe('GET /processes', () => {
     expect(bad.json().errors.status[0]).toContain('must be one of');
   });
 
+  it('answers 404 for workspace_id of a workspace the caller is not in, or of none; 422 when malformed', async () => {
+    const owner = await createUser(ctx.deps);
+    const shared = await firstWorkspaceId(ctx.deps, owner);
+    const member = await createUser(ctx.deps);
+    const memberToken = await tokenFor(ctx.deps, member);
+    await ctx.deps.db
+      .insert(workspaceMembersTable)
+      .values({ workspaceId: shared, userId: member.id, role: 'member' });
+    const id = await ctx.deps.services.processes.create(
+      { workspaceId: shared, userId: member.id, type: 'csv_import', status: 'completed' },
+      [],
+    );
+    const listed = await call('GET', `/processes?workspace_id=${shared}`, memberToken);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().map((process: { id: number }) => process.id)).toEqual([id]);
+    // The owner is in the workspace but started none of its processes: an empty list, not a 404.
+    const ownerList = await call('GET', `/processes?workspace_id=${shared}`, await tokenFor(ctx.deps, owner));
+    expect(ownerList.statusCode).toBe(200);
+    expect(ownerList.json()).toEqual([]);
+
+    const workspaceNotFound = { message: 'Workspace not found.', code: 'not_found' };
+    for (const workspace of [shared, 2_000_000]) {
+      const res = await call('GET', `/processes?workspace_id=${workspace}`, otherToken);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(workspaceNotFound);
+    }
+    for (const value of ['abc', '0', '1.5']) {
+      const res = await call('GET', `/processes?workspace_id=${value}`, memberToken);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toHaveProperty('workspace_id');
+    }
+  });
+
   it('hides processes of a workspace the user no longer belongs to', async () => {
     const owner = await createUser(ctx.deps);
     const shared = await firstWorkspaceId(ctx.deps, owner);
@@ -127,6 +160,7 @@ describe('GET /processes', () => {
       .where(and(eq(workspaceMembersTable.workspaceId, shared), eq(workspaceMembersTable.userId, member.id)));
     expect((await call('GET', `/processes/${id}`, memberToken)).statusCode).toBe(404);
     expect((await call('GET', '/processes', memberToken)).json()).toEqual([]);
+    expect((await call('GET', `/processes?workspace_id=${shared}`, memberToken)).statusCode).toBe(404);
   });
 });
 

@@ -2,6 +2,7 @@
 // schemas live in lib/schemas.ts, which stays free of Fastify for the data layer's sake.
 
 import { Readable } from 'node:stream';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Listed, StreamedList } from './pagination.ts';
@@ -31,6 +32,14 @@ export class ConnectionClosedError extends Error {
     this.name = 'ConnectionClosedError';
   }
 }
+
+/**
+ * The client's address as a per-address throttle counts it: IPv4 as it is (an IPv4-mapped IPv6
+ * address as its IPv4), IPv6 per /64, the block one subscriber holds, so stepping through the
+ * addresses of one's own network starts no new count. @fastify/rate-limit's normalisation, so
+ * the service's per-IP limits group addresses alike.
+ */
+export const throttledAddress = (ip: string | undefined): string => (ip ? normalizeIP(ip) : 'unknown');
 
 /**
  * Aborted when the connection closes before the response is complete (the client left, or a

@@ -1,7 +1,7 @@
 // pino settings: request ids in every line, secrets never. Authorization headers, cookies,
 // passwords, tokens and API keys are redacted wherever they appear one level deep; errors are
 // logged without the values of the query that failed; the request log writes the path only
-// (never the query string) with secret path segments (invite and finder tokens) redacted.
+// (never the query string) with secret path segments (invite, finder and demo tokens) redacted.
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
 
@@ -30,15 +30,16 @@ export const REDACT_PATHS = [
 
 /**
  * Path segments that are secrets: the token of an invite link, a finder's token in the widget
- * routes and in its published files. Matched on the path, so they are redacted on unknown
- * routes too (a 404 is logged like any request). Case and repeated slashes are tolerated, as
- * a client's typo still carries the secret.
+ * routes, in its published files and in its demo page. Matched on the path, so they are
+ * redacted on unknown routes too (a 404 is logged like any request). Case and repeated slashes
+ * are tolerated, as a client's typo still carries the secret.
  */
 const SECRET_PATH_SEGMENTS = [
   /^(\/+api\/+register\/+)[^/]+/i,
   /^(\/+api\/+ext\/+finders\/+details\/+)[^/]+/i,
   /^(\/+api\/+(?:admin\/+)?finders\/+token\/+)[^/]+/i,
   /^(\/+cdn\/+finders\/+)[^/]+/i,
+  /^(\/+demo\/+)[^/]+/i,
 ];
 
 /** The URL as logged: the path without query string or fragment, secret segments redacted. */
@@ -69,10 +70,22 @@ function serializeRequest(request: LoggedRequest) {
 
 /**
  * Fields of errors that hold the values of a query: Drizzle's `params`, postgres.js's
- * `parameters`, `args` and `types` (enumerable in its debug mode), and PostgreSQL's `detail`
- * ("Key (lower(email))=(ada@example.test) already exists.", "Failing row contains (...)").
+ * `parameters`, `args` and `types` (enumerable in its debug mode), and the fields of a
+ * PostgreSQL error that quote data: `detail` ("Key (lower(email))=(ada@example.test) already
+ * exists.", "Failing row contains (...)"), `where`, the context ("JSON data, line 1: <the
+ * value>", "COPY staging, line 3, column title: "<the value>"", "SQL statement "<a query with
+ * its values>""), and `internal_query`, the text of a query a function built (its values
+ * spliced in). `hint` stays: PostgreSQL's hints name what to do, never a row's values.
  */
-const QUERY_VALUE_FIELDS = new Set(['params', 'parameters', 'args', 'types', 'detail']);
+const QUERY_VALUE_FIELDS = new Set([
+  'params',
+  'parameters',
+  'args',
+  'types',
+  'detail',
+  'where',
+  'internal_query',
+]);
 
 /** Drizzle writes the values into its message (`Failed query: ...\nparams: a,b,c`), and so into the stack. */
 const scrubMessage = (message: string) => message.replace(/\nparams: [\s\S]*$/, `\nparams: ${CENSOR}`);

@@ -4,8 +4,8 @@
 // address under the limit's name, in Redis when REDIS_URL is set (every process counts
 // together), else in this process. Over the limit: 429 `rate_limited` with Retry-After (the
 // errorResponseBuilder of app.ts).
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { throttledAddress } from '../lib/http.ts';
 
 export interface SharedRateLimit {
   /** The counter's name; every route given a hook of this name counts into one bucket per IP. */
@@ -15,11 +15,8 @@ export interface SharedRateLimit {
   timeWindowMs: number;
 }
 
-/**
- * The client address a per-IP limit counts: IPv6 clients per /56 (the plugin's default), as a
- * single host or home network usually holds a whole prefix of them.
- */
-export const clientAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
+/** The client address a per-IP limit counts (IPv6 per /64: see throttledAddress). */
+export const clientAddress = (request: FastifyRequest): string => throttledAddress(request.ip);
 
 /** The hook to put in `onRequest` of each route of the limit (made once, shared by them). */
 export function sharedRateLimit(app: FastifyInstance, limit: SharedRateLimit): onRequestAsyncHookHandler {

@@ -55,6 +55,8 @@ export interface RecordedRequest {
   method: string;
   /** Under the provider's prefix: `/v1/places:autocomplete`. */
   path: string;
+  /** The path exactly as the request line carried it, prefix included (`/google/v1/places/a%20b`). */
+  rawPath: string;
   /** Every query parameter (the last value of a repeated one). */
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
@@ -164,7 +166,12 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         headers: req.headers,
         body,
       };
-      requests.push({ ...request, provider, query: Object.fromEntries(url.searchParams) });
+      requests.push({
+        ...request,
+        provider,
+        rawPath: (req.url ?? '/').replace(/[?#].*$/s, ''),
+        query: Object.fromEntries(url.searchParams),
+      });
       const mode = failures.get(provider);
       if (mode === 'hang') return;
       send(res, mode ? failureAnswer(provider, mode) : HANDLERS[provider](request));

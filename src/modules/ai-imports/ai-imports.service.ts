@@ -109,7 +109,9 @@ export function createAiImportsService({ db, repository, processes, jobs, model 
     });
   }
 
+  /** A `workspaceId` the actor cannot reach answers 404 `Workspace not found.`, not an empty list. */
   async function list(actor: Actor, workspaceId: number | undefined): Promise<BatchPayload[]> {
+    if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
     return (await repository.list(actor.userId, workspaceId, BATCH_LIST_SIZE)).map(toBatchPayload);
   }
 

@@ -5,7 +5,7 @@
 import type { Database, Executor } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { createUnauthenticatedError } from '../../lib/errors.ts';
-import type { ClientInfo } from '../../lib/http.ts';
+import { type ClientInfo, throttledAddress } from '../../lib/http.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
 import { createEmailTakenError } from '../users/users.errors.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -44,7 +44,10 @@ interface AuthServiceDeps {
   sessions: SessionsRepository;
   workspaces: WorkspacesRepository;
   issueToken: TokenIssuer;
+  /** Failed logins per email and IP (5 a minute); a right password clears them. */
   loginLimiter: FailureLimiter;
+  /** Failed logins per client address across every account (50 in 10 minutes); a right one counts for nothing. */
+  loginAddressLimiter: FailureLimiter;
   challenges: LoginChallengeService;
 }
 
@@ -57,7 +60,7 @@ const getDummyHash = () => {
 };
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, users, sessions, workspaces, issueToken, loginLimiter, challenges } = deps;
+  const { db, users, sessions, workspaces, issueToken, loginLimiter, loginAddressLimiter, challenges } = deps;
 
   /** Signs a token and records its session, inside the caller's transaction when given. */
   async function startSession(user: UserRow, client: ClientInfo, tx: Executor = db): Promise<IssuedToken> {
@@ -83,17 +86,24 @@ export function createAuthService(deps: AuthServiceDeps) {
   });
 
   /**
-   * Password check, throttled per email and IP (5 failures a minute -> 429). The attempt is
-   * counted before the password is verified, so a burst gets no more than 5 verified; a right
-   * password clears the count. Returns the user; the caller decides between a token and a
-   * challenge.
+   * Password check, throttled twice: per email and IP (5 failures a minute; a right password
+   * clears them) and per client address across every account (50 failures in 10 minutes,
+   * password spraying; a right password gives back its own attempt and clears nothing). Each
+   * attempt is counted before the password is verified, in the step that decides it may go
+   * ahead, so a burst gets no more verified than the limits allow and an address over its
+   * failures gets none checked, a right password included. The email's limit is asked first:
+   * what it refuses costs the address nothing; an attempt the address refuses still counts for
+   * its email and IP (that pair is the refused address's own). Returns the user; the caller
+   * decides between a token and a challenge.
    */
   async function verifyCredentials(body: LoginBody, client: ClientInfo): Promise<UserRow> {
-    const attempt = await loginLimiter.attempt(`${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`);
+    const forAccount = await loginLimiter.attempt(`${body.email.toLowerCase()}|${client.ip ?? 'unknown'}`);
+    const fromAddress = await loginAddressLimiter.attempt(throttledAddress(client.ip));
     const user = await users.findActiveByEmail(body.email);
     const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
     if (!user || !valid) throw createInvalidCredentialsError();
-    await attempt.succeeded();
+    await forAccount.succeeded();
+    await fromAddress.succeeded();
     return user;
   }
 

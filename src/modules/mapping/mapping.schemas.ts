@@ -1,7 +1,7 @@
 // Query and response shapes of GET /mapping/autocomplete and GET /mapping/places.
 import { z } from 'zod';
 import { isCountryCode } from '../../lib/countries.ts';
-import { PLACE_PROVIDER_SLUGS } from './mapping.types.ts';
+import { PLACE_PROVIDER_SLUGS, placeIdProblem } from './mapping.types.ts';
 import { PHOTON_PLACE_ID_MAX_LENGTH } from './providers/photon.provider.ts';
 
 /** An empty query value is a missing one, not 0 (Number('') would be). */
@@ -72,7 +72,7 @@ export const autocompleteQuerySchema = z
     }
   });
 
-export const placeQuerySchema = z.object({
+const placeQueryFields = z.object({
   place_id: z
     .string({ error: 'The place_id field is required.' })
     .trim()
@@ -87,6 +87,13 @@ export const placeQuerySchema = z.object({
   finder_key: finderKeySchema,
   language: languageSchema,
   session_token: sessionTokenSchema,
+});
+
+export const placeQuerySchema = placeQueryFields.superRefine((query, context) => {
+  // Per provider (mapping.types.ts): an id that could leave the provider's path is refused
+  // before any call spends the finder's key.
+  const problem = placeIdProblem(query.provider, query.place_id);
+  if (problem) context.addIssue({ code: 'custom', path: ['place_id'], message: problem });
 });
 
 export const autocompleteResponseSchema = z.object({

@@ -16,6 +16,41 @@ export const DEFAULT_PLACE_PROVIDER: PlaceProviderSlug = 'photon';
 export const isPlaceProviderSlug = (value: string): value is PlaceProviderSlug =>
   (PLACE_PROVIDER_SLUGS as readonly string[]).includes(value);
 
+/**
+ * The providers whose place ids may hold "/": TomTom's address and geography ids do
+ * (`US/PAD/p0/43076024`), and it takes them as a query value (`entityId=`), where a slash
+ * cannot climb. Google's and Mapbox's ids travel as a path segment and are base64url; HERE's
+ * (`here:pds:place:...`), Geoapify's (hex) and Photon's (`p1.` + base64url) have no slash either.
+ */
+const PLACE_IDS_WITH_SLASHES: readonly PlaceProviderSlug[] = ['tomtom'];
+
+/** C0, DEL and C1: U+0000-U+001F, U+007F-U+009F. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * Why `placeId` cannot be one of `provider`'s place ids, or undefined. No provider's id is "."
+ * or "..", or holds a backslash or a control character; only TomTom's hold "/". The value
+ * percent-decoded once is judged too (`%2e%2e`, `a%2Fb`): an id has no reason to carry them,
+ * and a server that decodes again would see the dots and slashes.
+ */
+export function placeIdProblem(provider: PlaceProviderSlug, placeId: string): string | undefined {
+  let decoded = placeId;
+  try {
+    decoded = decodeURIComponent(placeId);
+  } catch {
+    // Not valid percent-encoding ("100%"): judged as it is.
+  }
+  for (const value of [placeId, decoded]) {
+    if (value === '.' || value === '..') return 'The place_id may not be "." or "..".';
+    if (value.includes('\\')) return 'The place_id may not contain "\\".';
+    if (CONTROL_CHARACTER.test(value)) return 'The place_id may not contain control characters.';
+    if (value.includes('/') && !PLACE_IDS_WITH_SLASHES.includes(provider)) {
+      return `The place_id may not contain "/" (${provider} place ids have none).`;
+    }
+  }
+  return undefined;
+}
+
 export interface AutocompleteInput {
   /** What the visitor typed. */
   q: string;

@@ -11,6 +11,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { type JobProcessType, processJobs } from '../../jobs/jobs.ts';
 import type { JobQueue, JobState } from '../../jobs/queue.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import {
   createProcessNotCancellableError,
   createProcessNotFoundError,
@@ -251,11 +252,18 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
 
   // --- the routes' rules ------------------------------------------------------------------
 
+  /**
+   * The caller's processes. A `workspaceId` the caller is not a member of (or that does not
+   * exist) answers 404 `Workspace not found.`, as every workspace-content list does.
+   */
   async function list(
     userId: number,
     filter: ProcessFilter,
     page: Page,
   ): Promise<Listed<ProcessSummaryPayload>> {
+    if (filter.workspaceId !== undefined) {
+      await assertWorkspaceAccess(db, { userId, allWorkspaces: false }, filter.workspaceId);
+    }
     const { rows, total } = await processes.list(userId, filter, page);
     return { items: rows.map(toProcessSummaryPayload), total };
   }

@@ -7,7 +7,7 @@
 // Errors are HTTP statuses with {error: {code, message, status}}; 404 means an unknown place.
 import { z } from 'zod';
 import { requestJson } from '../../../lib/upstream.ts';
-import { parseUpstreamBody, upstreamUrl } from '../../../lib/upstream-helpers.ts';
+import { parseUpstreamBody, upstreamUrl, urlPath } from '../../../lib/upstream-helpers.ts';
 import { notFoundOn404, PlaceNotFoundError, requireApiKey } from '../mapping.errors.ts';
 import {
   biasPoint,
@@ -82,7 +82,7 @@ export function createGooglePlaceProvider({ baseUrl, timeoutMs }: PlaceProviderO
 
     async place(input, { apiKey, signal }) {
       const key = requireApiKey('google', apiKey);
-      const url = upstreamUrl(baseUrl, `/v1/places/${encodeURIComponent(input.placeId)}`, {
+      const url = upstreamUrl(baseUrl, urlPath`/v1/places/${input.placeId}`, {
         languageCode: input.language,
         sessionToken: input.sessionToken,
       });

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { requestJson } from '../../../lib/upstream.ts';
-import { parseUpstreamBody, upstreamUrl } from '../../../lib/upstream-helpers.ts';
+import { parseUpstreamBody, upstreamUrl, urlPath } from '../../../lib/upstream-helpers.ts';
 import { notFoundOn404, PlaceNotFoundError, requireApiKey } from '../mapping.errors.ts';
 import {
   biasPoint,
@@ -81,7 +81,7 @@ export function createMapboxPlaceProvider({ baseUrl, timeoutMs }: PlaceProviderO
     },
 
     async place(input, { apiKey, signal }) {
-      const url = upstreamUrl(baseUrl, `${API}/retrieve/${encodeURIComponent(input.placeId)}`, {
+      const url = upstreamUrl(baseUrl, API + urlPath`/retrieve/${input.placeId}`, {
         access_token: requireApiKey('mapbox', apiKey),
         session_token: input.sessionToken ?? randomUUID(),
         language: primaryLanguage(input.language),

@@ -6,7 +6,7 @@
 // The key is a query parameter (TomTom offers no header); an unknown id answers no results.
 import { z } from 'zod';
 import { requestJson } from '../../../lib/upstream.ts';
-import { parseUpstreamBody, upstreamUrl } from '../../../lib/upstream-helpers.ts';
+import { parseUpstreamBody, upstreamUrl, urlPath } from '../../../lib/upstream-helpers.ts';
 import { notFoundOn404, PlaceNotFoundError, requireApiKey } from '../mapping.errors.ts';
 import {
   biasPoint,
@@ -43,7 +43,7 @@ export function createTomtomPlaceProvider({ baseUrl, timeoutMs }: PlaceProviderO
     async autocomplete(input, { apiKey, signal }) {
       const point = biasPoint(input);
       // The query is a path segment: encoded whole, so "/" or "?" typed by a visitor stay text.
-      const url = upstreamUrl(baseUrl, `/search/2/search/${encodeURIComponent(input.q)}.json`, {
+      const url = upstreamUrl(baseUrl, urlPath`/search/2/search/${input.q}.json`, {
         key: requireApiKey('tomtom', apiKey),
         typeahead: 'true',
         limit: input.limit ?? DEFAULT_SUGGESTION_LIMIT,
