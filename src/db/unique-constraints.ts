@@ -27,4 +27,7 @@ export const uniqueConstraintErrors: Record<string, (() => AppError) | null> = {
   webhook_events_provider_event_id_unique: null,
   // PUT /finders/{finder}/integrations/{provider} upserts on this index, so it is never violated.
   finder_integrations_finder_id_provider_unique: null,
+  // Analytics views are inserted with `on conflict do nothing` on this index (a view counts once
+  // per session and finder), so it is never violated.
+  analytics_events_view_session_idx: null,
 };
