@@ -4,7 +4,7 @@
 // nothing; a consumer that gave up (a multipart parser) is detached first.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +15,7 @@ import {
   drainBoundsFor,
   drainUnreadBody,
 } from '../src/lib/body-drain.ts';
+import { chunkFrame, openRaw, pump } from './helpers/raw-http.ts';
 
 const ANSWER = '{"message":"The payload is too large.","code":"payload_too_large"}';
 
@@ -75,57 +76,6 @@ async function startProbe(bounds: DrainBounds, before: number | 'end' = 0): Prom
   return { port: (server.address() as AddressInfo).port, starts, settled, piped: () => piped };
 }
 
-interface Exchange {
-  socket: Socket;
-  received: () => string;
-  closed: Promise<void>;
-  /** Resolves once `count` HTTP answers have arrived. */
-  answers: (count: number) => Promise<void>;
-}
-
-function open(port: number): Exchange {
-  const socket = connect(port, '127.0.0.1');
-  let text = '';
-  const waiting: { count: number; resolve: () => void }[] = [];
-  socket.on('data', (data) => {
-    text += data.toString('latin1');
-    const seen = text.split('HTTP/1.1 ').length - 1;
-    for (const wait of waiting.filter((entry) => seen >= entry.count)) wait.resolve();
-  });
-  socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  return {
-    socket,
-    received: () => text,
-    closed,
-    answers: (count) =>
-      new Promise((resolve) => {
-        waiting.push({ count, resolve });
-        if (text.split('HTTP/1.1 ').length - 1 >= count) resolve();
-      }),
-  };
-}
-
-/** Writes `total` bytes in 64 KiB chunks, honouring back-pressure, until done or the socket closes. */
-async function pump(socket: Socket, total: number, encode = (chunk: Buffer) => chunk): Promise<number> {
-  const chunk = Buffer.alloc(64 * 1024, 'x');
-  let sent = 0;
-  while (sent < total && !socket.destroyed) {
-    const piece = chunk.subarray(0, Math.min(chunk.length, total - sent));
-    sent += piece.length;
-    if (!socket.write(encode(piece))) {
-      await new Promise((resolve) => {
-        socket.once('drain', resolve);
-        socket.once('close', resolve);
-      });
-    }
-  }
-  return sent;
-}
-
-const chunked = (piece: Buffer) =>
-  Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
-
 describe('drainBoundsFor', () => {
   it('allows four times the route limit, never less than the floor', () => {
     expect(drainBoundsFor(1024 * 1024).maxBytes).toBe(DRAIN_FLOOR_BYTES);
@@ -137,16 +87,16 @@ describe('drainBoundsFor', () => {
 describe('drainUnreadBody', () => {
   it('reads a refused body to its end and keeps the connection for the next request', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 });
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\n\r\n');
     await client.answers(1);
-    expect(client.received()).toContain('HTTP/1.1 413');
-    expect(client.received()).toContain(ANSWER);
-    expect(client.received()).not.toMatch(/connection: close/i);
+    expect(client.text()).toContain('HTTP/1.1 413');
+    expect(client.text()).toContain(ANSWER);
+    expect(client.text()).not.toMatch(/connection: close/i);
     await pump(client.socket, 600_000);
     client.socket.write('GET /next HTTP/1.1\r\nHost: x\r\n\r\n');
     await client.answers(2);
-    expect(client.received()).toMatch(/HTTP\/1\.1 200 OK[\s\S]*ok$/);
+    expect(client.text()).toMatch(/HTTP\/1\.1 200 OK[\s\S]*ok$/);
     expect(probe.starts).toEqual(['draining']);
     expect(probe.settled).toEqual([{ outcome: 'drained', bytes: 600_000 }]);
     client.socket.destroy();
@@ -154,36 +104,36 @@ describe('drainUnreadBody', () => {
 
   it('drains a chunked body that ends within the bound', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 });
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
-    await pump(client.socket, 300_000, chunked);
+    await pump(client.socket, 300_000, chunkFrame);
     client.socket.write('0\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n');
     await client.answers(2);
-    expect(client.received()).toContain(ANSWER);
-    expect(client.received()).toMatch(/HTTP\/1\.1 200 OK[\s\S]*ok$/);
+    expect(client.text()).toContain(ANSWER);
+    expect(client.text()).toMatch(/HTTP\/1\.1 200 OK[\s\S]*ok$/);
     expect(probe.settled).toEqual([{ outcome: 'drained', bytes: 300_000 }]);
     client.socket.destroy();
   });
 
   it('reads nothing of a body declared past the bound: the answer says close and the server closes', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 });
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000001\r\n\r\n');
     await client.closed;
-    expect(client.received()).toContain('HTTP/1.1 413');
-    expect(client.received()).toMatch(/connection: close/i);
-    expect(client.received()).toContain(ANSWER);
+    expect(client.text()).toContain('HTTP/1.1 413');
+    expect(client.text()).toMatch(/connection: close/i);
+    expect(client.text()).toContain(ANSWER);
     expect(probe.starts).toEqual(['too-long']);
     expect(probe.settled).toEqual([]);
   });
 
   it('closes the connection once a body without a declared length passes the bound', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 });
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
-    const sent = await pump(client.socket, 50_000_000, chunked);
+    const sent = await pump(client.socket, 50_000_000, chunkFrame);
     await client.closed;
-    expect(client.received()).toContain(ANSWER);
+    expect(client.text()).toContain(ANSWER);
     expect(sent).toBeLessThan(50_000_000);
     const [settled] = probe.settled;
     expect(settled).toMatchObject({ outcome: 'cut', reason: 'bytes' });
@@ -194,19 +144,19 @@ describe('drainUnreadBody', () => {
 
   it('closes the connection when the rest does not arrive in time', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 300 });
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     const started = Date.now();
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n');
     await pump(client.socket, 1000);
     await client.closed;
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(client.received()).toContain(ANSWER);
+    expect(client.text()).toContain(ANSWER);
     expect(probe.settled).toEqual([{ outcome: 'cut', reason: 'time', bytes: 1000 }]);
   });
 
   it('detaches the consumer that gave up, and counts only what is read after the refusal', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 }, 100_000);
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 800000\r\n\r\n');
     await pump(client.socket, 800_000);
     client.socket.write('GET /next HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -220,7 +170,7 @@ describe('drainUnreadBody', () => {
 
   it('leaves a body that has arrived whole alone', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 }, 'end');
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123456789');
     await client.answers(1);
     expect(probe.starts).toEqual(['read']);
@@ -229,7 +179,7 @@ describe('drainUnreadBody', () => {
 
   it('settles as aborted when the client goes away mid-body', async () => {
     const probe = await startProbe({ maxBytes: 1_000_000, maxMs: 5_000 });
-    const client = open(probe.port);
+    const client = openRaw(probe.port);
     client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n');
     await pump(client.socket, 1000);
     await client.answers(1);
