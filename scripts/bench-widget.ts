@@ -8,7 +8,8 @@
 //   in a child process, against the listening app) beside a bare node:http server sending the
 //   same compressed bytes from memory, and their ratio; with BENCH_REDIS_URL also through a
 //   Redis-sharing cache (one MGET per request);
-// - publish time at 10,000 and 100,000 locations (local storage driver);
+// - publish time at 10,000 and 100,000 locations (local storage driver, which also writes the
+//   version file's gzip and br forms), and the version file's bytes as /cdn sends it;
 // - the peak RSS of this process (app, bare server, builds; not autocannon's).
 //
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
@@ -297,6 +298,18 @@ async function main() {
       console.log(
         `  ${label.padEnd(18)} median ${ms(median(times))} of 3 (${(version!.body.length / 1024 / 1024).toFixed(1)} MiB)`,
       );
+      // The version file as /cdn sends it: the forms the local driver wrote with it.
+      const sent = await Promise.all(
+        ['identity', 'gzip', 'br'].map(async (coding) => {
+          const response = await app.inject({
+            method: 'GET',
+            url: `/cdn/finders/${token}/v/${hash}.json`,
+            headers: { 'accept-encoding': coding },
+          });
+          return `${coding} ${response.rawPayload.length.toLocaleString('en')} (${kb(response.rawPayload.length)})`;
+        }),
+      );
+      console.log(`  ${''.padEnd(18)} via /cdn: ${sent.join(', ')}`);
     }
 
     console.log(

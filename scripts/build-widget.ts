@@ -1,7 +1,11 @@
 // Builds the embeddable widget (src/widget, browser TypeScript) with esbuild into one minified
-// script, dist/widget/widget.js, plus manifest.json with its content hash and sizes, which
-// GET /widget.js serves. `npm run build` runs it; `npm start` rebuilds when the build is
-// missing or older than its sources. Run directly: `tsx scripts/build-widget.ts`.
+// script, dist/widget/widget.js, its precompressed forms widget.js.gz and widget.js.br (gzip 9,
+// brotli 11: seconds, once per build), and manifest.json with its content hash and sizes, which
+// GET /widget.js serves. The compressed files hold everything before the CDN placeholder
+// compressed and the rest stored, so the service can write its CDN_URL in without compressing
+// again (src/modules/widget/widget.precompressed.ts). `npm run build` runs it; `npm start`
+// rebuilds when the build is missing or older than its sources. Run directly:
+// `tsx scripts/build-widget.ts`.
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,12 +18,24 @@ import {
   type WidgetManifest,
   widgetDistDir,
 } from '../src/modules/widget/widget.bundle.ts';
+import {
+  compressHead,
+  type PrecompressedCoding,
+  withStoredTail,
+} from '../src/modules/widget/widget.precompressed.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');
 /** Files outside src/widget that the widget bundles: the rules it applies as the service does. */
 const SHARED_SOURCES = [path.join(projectRoot, 'src', 'lib', 'origin-rules.ts')];
 const WIDGET_FILE = 'widget.js';
+/**
+ * The most the stored tail (from the CDN placeholder to the end) may hold: it is sent
+ * uncompressed. The placeholder lands there because src/widget/index.ts imports served.ts last.
+ */
+const MAX_TAIL_BYTES = 4 * 1024;
+const CODINGS: readonly PrecompressedCoding[] = ['gzip', 'br'];
+const SUFFIX: Record<PrecompressedCoding, string> = { gzip: '.gz', br: '.br' };
 /** What counts as "the map library" when sizes are reported without it. */
 const MAP_LIBRARIES = ['leaflet', 'leaflet/*'];
 
@@ -77,28 +93,52 @@ const sizes = (code: string): WidgetSizes => ({
   gzip: gzipSync(code, { level: 9 }).length,
 });
 
+/** Written beside, then renamed: a server reading the folder never sees half a file. */
+async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
+  await writeFile(`${file}.tmp`, data);
+  await rename(`${file}.tmp`, file);
+}
+
 export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifest> {
   const code = await compile();
-  const placeholders = code.split(JSON.stringify(SERVED_CDN_URL_PLACEHOLDER)).length - 1;
+  const placeholder = JSON.stringify(SERVED_CDN_URL_PLACEHOLDER);
+  const placeholders = code.split(placeholder).length - 1;
   if (placeholders !== 1) {
     throw new Error(`the CDN placeholder appears ${placeholders} times in the build, expected once`);
   }
-  const { raw, gzip } = sizes(code);
+  const body = Buffer.from(code);
+  const tailOffset = body.indexOf(placeholder);
+  if (body.length - tailOffset > MAX_TAIL_BYTES) {
+    throw new Error(
+      `the CDN placeholder is ${body.length - tailOffset} bytes from the end of the build (at most ` +
+        `${MAX_TAIL_BYTES}): import served.ts only from src/widget/index.ts, as its last import`,
+    );
+  }
+  const head = body.subarray(0, tailOffset);
+  const precompressed = {} as WidgetManifest['precompressed'];
+  const compressedFiles: [string, Buffer][] = [];
+  for (const coding of CODINGS) {
+    const compressedHead = compressHead(head, coding);
+    const compressed = withStoredTail(compressedHead, coding, body, tailOffset);
+    const file = `${WIDGET_FILE}${SUFFIX[coding]}`;
+    precompressed[coding] = { file, bytes: compressed.length, head_bytes: compressedHead.length };
+    compressedFiles.push([file, compressed]);
+  }
   const manifest: WidgetManifest = {
     file: WIDGET_FILE,
     hash: contentHash(code),
-    bytes: raw,
-    gzip_bytes: gzip,
+    bytes: body.length,
+    gzip_bytes: precompressed.gzip.bytes,
     built_at: new Date().toISOString(),
+    tail_offset: tailOffset,
+    head_hash: contentHash(head),
+    precompressed,
   };
   await mkdir(outDir, { recursive: true });
-  // Written beside, then renamed: a server reading the folder never sees half a file.
-  const script = path.join(outDir, WIDGET_FILE);
-  await writeFile(`${script}.tmp`, code);
-  await rename(`${script}.tmp`, script);
-  const manifestPath = path.join(outDir, MANIFEST_FILE);
-  await writeFile(`${manifestPath}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
-  await rename(`${manifestPath}.tmp`, manifestPath);
+  for (const [file, compressed] of compressedFiles) await writeAtomic(path.join(outDir, file), compressed);
+  await writeAtomic(path.join(outDir, WIDGET_FILE), code);
+  // The manifest last: the server re-reads the build when it changes.
+  await writeAtomic(path.join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 
@@ -153,7 +193,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const { own } = await measureWidget();
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   console.log(
-    `dist/widget/${manifest.file} ${manifest.hash}: ${kb(manifest.bytes)} (${kb(manifest.gzip_bytes)} gzip); ` +
+    `dist/widget/${manifest.file} ${manifest.hash}: ${kb(manifest.bytes)} ` +
+      `(${kb(manifest.precompressed.gzip.bytes)} gzip, ${kb(manifest.precompressed.br.bytes)} br); ` +
       `own code without the map library ${kb(own.raw)} (${kb(own.gzip)} gzip)`,
   );
 }

@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from './deps.ts';
+import { compressBody, type EncodedBody, sendEncoded } from './lib/content-coding.ts';
 import { createRateLimitedError } from './lib/errors.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { createDemoRepository } from './modules/demo/demo.repository.ts';
@@ -134,7 +135,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
   await app.register(multipart, { limits: { files: 1, fileSize: 50 * 1024 * 1024, fields: 20 } });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Compressed once per process, on the first request: the document is complete only once the
+  // app is ready, and it does not change while the process runs.
+  let openApiBody: Promise<EncodedBody> | undefined;
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
+    openApiBody ??= compressBody(Buffer.from(JSON.stringify(app.swagger())), 'fast');
+    reply.type('application/json; charset=utf-8');
+    return sendEncoded(request, reply, await openApiBody);
+  });
 
   app.get(
     '/healthz',

@@ -204,10 +204,12 @@ interface Early {
 
 /**
  * Sends the head of a request declaring `declared` body bytes, then the body slowly, and
- * reports how much had been sent when the answer came and whether the server closed the
- * connection rather than read the rest.
+ * reports how much had been sent when the answer came. With `waitForClose`, only the head is
+ * sent (a server closing a connection whose bytes it has not read resets it, which may cost the
+ * client the answer), and the result says whether the server then closed the connection within
+ * 5 s rather than wait for the body.
  */
-function sendOversized(head: string, declared: number): Promise<Early> {
+function sendOversized(head: string, declared: number, waitForClose: boolean): Promise<Early> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -215,7 +217,7 @@ function sendOversized(head: string, declared: number): Promise<Early> {
     let answered = false;
     const chunk = Buffer.alloc(16 * 1024, 'a');
     const pump = setInterval(() => {
-      if (answered || socket.destroyed || bytesSent >= declared) return;
+      if (waitForClose || answered || socket.destroyed || bytesSent >= declared) return;
       socket.write(chunk);
       bytesSent += chunk.length;
     }, 20);
@@ -231,6 +233,7 @@ function sendOversized(head: string, declared: number): Promise<Early> {
     socket.on('data', (data) => {
       answered = true;
       text += data.toString('latin1');
+      if (!waitForClose && text.endsWith('}')) finish(false);
     });
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
@@ -238,33 +241,50 @@ function sendOversized(head: string, declared: number): Promise<Early> {
   });
 }
 
+const JSON_HEAD =
+  'POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {LENGTH}\r\n\r\n';
+
+const uploadHead = (url: string) =>
+  `POST ${url} HTTP/1.1\r\nHost: x\r\nAuthorization: ${headers.authorization}\r\n` +
+  'Content-Type: multipart/form-data; boundary=b0undary\r\nContent-Length: {LENGTH}\r\n\r\n';
+
+// What follows the answer (the rest read and discarded, the connection kept) is in
+// tests/payload-too-large.test.ts and tests/body-drain.test.ts.
 describe('413 before the body is read', () => {
-  it('refuses a JSON body whose declared length is over the limit at once', async () => {
-    const res = await sendOversized(
-      'POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {LENGTH}\r\n\r\n',
-      60 * 1024 * 1024,
-    );
+  it('answers a JSON body whose declared length is over the limit at once, keeping the connection', async () => {
+    const res = await sendOversized(JSON_HEAD, 60 * 1024 * 1024, false);
     expect(res.status).toBe(413);
     expect(res.bytesSent).toBeLessThan(1024 * 1024);
     expect(res.text).toContain('"code":"payload_too_large"');
-    expect(res.closedByServer).toBe(true);
+    expect(res.text).not.toMatch(/connection: close/i);
   });
 
   it('refuses uploads declaring more than the route takes (image 5 MB, CSV 50 MB) before streaming them', async () => {
-    const auth = `Authorization: ${headers.authorization}\r\n`;
     for (const [url, declared, message] of [
       [`/api/locations/${locationId}/image`, 6 * 1024 * 1024, 'The image may not be larger than 5 MB.'],
       ['/api/locations/import', 60 * 1024 * 1024, 'The payload is too large.'],
     ] as const) {
-      const res = await sendOversized(
-        `POST ${url} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: multipart/form-data; boundary=b0undary\r\n` +
-          'Content-Length: {LENGTH}\r\n\r\n',
-        declared,
-      );
+      const res = await sendOversized(uploadHead(url), declared, false);
       expect(res.status, url).toBe(413);
       expect(res.bytesSent, url).toBeLessThan(1024 * 1024);
       expect(res.text, url).toContain(`{"message":"${message}","code":"payload_too_large"}`);
-      expect(res.closedByServer, url).toBe(true);
+      expect(res.text, url).not.toMatch(/connection: close/i);
+    }
+  });
+
+  it('closes the connection after the answer when the declared length is past what it would read', async () => {
+    const MiB = 1024 * 1024;
+    for (const [head, declared] of [
+      [JSON_HEAD, 64 * MiB + 1],
+      [uploadHead(`/api/locations/${locationId}/image`), 64 * MiB + 1],
+      // Four times the route's limit (50 MB plus 64 KiB for the rest of the form).
+      [uploadHead('/api/locations/import'), 4 * (50 * MiB + 64 * 1024) + 1],
+    ] as const) {
+      const res = await sendOversized(head, declared, true);
+      expect(res.status, head).toBe(413);
+      expect(res.text, head).toMatch(/connection: close/i);
+      expect(res.text, head).toContain('"code":"payload_too_large"');
+      expect(res.closedByServer, head).toBe(true);
     }
   });
 });

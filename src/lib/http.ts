@@ -143,28 +143,3 @@ export function ifNoneMatchHolds(ifNoneMatch: string | undefined, etags: readonl
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .some((tag) => tag === '*' || etags.includes(tag));
 }
-
-export type ContentCoding = 'br' | 'gzip' | 'identity';
-
-/**
- * The coding to send for an Accept-Encoding header (RFC 9110 §12.5.3): the acceptable one
- * (q > 0, named or through `*`) with the highest q, br before gzip on a tie; identity unless
- * it was refused. No header: identity.
- */
-export function chooseContentCoding(acceptEncoding: string | undefined): ContentCoding {
-  if (!acceptEncoding) return 'identity';
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    const value = qParam ? Number(qParam.slice(2)) : 1;
-    q.set(name, Number.isFinite(value) ? value : 0);
-  }
-  const qOf = (coding: string) => q.get(coding) ?? q.get('*') ?? 0;
-  const br = qOf('br');
-  const gz = qOf('gzip');
-  if (br > 0 && br >= gz) return 'br';
-  if (gz > 0) return 'gzip';
-  return 'identity';
-}

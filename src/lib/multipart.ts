@@ -1,9 +1,13 @@
 // Upload routes take multipart/form-data only; any other body, or one whose boundary is missing
 // or unusable, is a 415 before a byte is read, and one declaring more bytes than the route
-// takes is a 413 before a byte is read (the multipart parser does not apply Fastify's body
-// limit, and its per-file limit trips only after the bytes have streamed in). A body that breaks off or never matches its
-// boundary makes the multipart parser (busboy) fail with plain errors that carry no status;
-// multipartClientError names them for the error handler, which answers 400.
+// takes (its `bodyLimit`: the file limit plus room for the rest, multipartBodyLimit) is a 413
+// before a byte is read (the multipart parser does not apply Fastify's body limit). A file that
+// passes the route's limit as it streams in (no declared length, or a declared one that lied)
+// is refused the moment it does (multipartParts). Either way the rest of the body is drained
+// within bounds after the answer (src/lib/body-drain.ts). A body that breaks off or never
+// matches its boundary makes the multipart parser (busboy) fail with plain errors that carry no
+// status; multipartClientError names them for the error handler, which answers 400.
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import {
   type AppError,
@@ -28,21 +32,58 @@ const createBoundaryMissingError = () =>
 /** Room for the other fields and the multipart framing around the one file a route takes. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-export interface MultipartLimits {
-  /** The route's file limit; the whole body may declare this plus MULTIPART_OVERHEAD_BYTES. */
-  fileBytes: number;
+/**
+ * The `bodyLimit` of a route taking one file of at most `fileBytes`. Declared on the route, it
+ * is the one figure the Content-Length check below and the drain of a refused body read
+ * (src/lib/body-drain.ts); busboy's per-file limit stays the route's own.
+ */
+export const multipartBodyLimit = (fileBytes: number) => fileBytes + MULTIPART_OVERHEAD_BYTES;
+
+export interface MultipartOptions {
   /** The route's own 413 (the image route names its limit). */
   tooLarge?: () => AppError;
 }
 
-export function assertMultipart(request: FastifyRequest, limits: MultipartLimits): void {
+export function assertMultipart(request: FastifyRequest, options: MultipartOptions = {}): void {
   if (!request.isMultipart()) {
     throw createUnsupportedMediaTypeError('The request must be multipart/form-data.');
   }
   if (!hasUsableBoundary(request.headers['content-type'])) throw createBoundaryMissingError();
   const declared = Number(request.headers['content-length']);
-  if (declared > limits.fileBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw (limits.tooLarge ?? createPayloadTooLargeError)();
+  if (declared > request.routeOptions.bodyLimit) {
+    throw (options.tooLarge ?? createPayloadTooLargeError)();
+  }
+}
+
+export interface MultipartPartsOptions extends MultipartOptions {
+  /** The route's limit for one file. */
+  fileBytes: number;
+}
+
+/**
+ * The parts of the request, a file's stream failing with the route's 413 the moment it passes
+ * `fileBytes`. Left to itself, busboy stops handing a file's bytes on at the limit but reads and
+ * discards the rest of the part, however long, and reports the limit only when the part ends:
+ * the refusal would come after the whole upload.
+ */
+export async function* multipartParts(
+  request: FastifyRequest,
+  { fileBytes, tooLarge = createPayloadTooLargeError }: MultipartPartsOptions,
+): AsyncGenerator<Multipart> {
+  try {
+    for await (const part of request.parts({ limits: { fileSize: fileBytes } })) {
+      if (part.type === 'file') {
+        const refuse = () => part.file.destroy(tooLarge());
+        // The limit may have passed before the part is handed on (its bytes came in one read).
+        if (part.file.truncated) refuse();
+        else part.file.once('limit', refuse);
+      }
+      yield part;
+    }
+  } catch (error) {
+    // A file the route skipped (resumed unread) that passed the limit ends the iteration.
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
   }
 }
 

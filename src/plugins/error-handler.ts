@@ -10,6 +10,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { databaseOutageCode } from '../db/errors.ts';
 import { uniqueConstraintErrors } from '../db/unique-constraints.ts';
+import { drainBoundsFor, drainUnreadBody } from '../lib/body-drain.ts';
 import {
   AppError,
   createBadRequestError,
@@ -82,11 +83,12 @@ export function toFieldErrors(issues: { instancePath: string; message?: string }
 }
 
 /**
- * A body refused as too large may still be arriving (often it has not been read at all): close
- * the connection after the answer, or Node would read and discard the rest to keep it alive.
+ * Fastify's body parser marks its refusals `Connection: close`, which has Node reset the
+ * connection while the refused body still arrives, so that a browser never reads the 413. The
+ * rest of the body is drained instead, within bounds (settleUnreadBody, src/lib/body-drain.ts).
  */
-function closeAfterTooLarge(reply: FastifyReply, status: number) {
-  if (status === 413) reply.header('connection', 'close');
+function keepConnectionForDrain(reply: FastifyReply, status: number) {
+  if (status === 413) reply.removeHeader('connection');
 }
 
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
@@ -95,7 +97,7 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
 
 function sendAppError(reply: FastifyReply, error: AppError) {
   if (error.headers) reply.headers(error.headers);
-  closeAfterTooLarge(reply, error.statusCode);
+  keepConnectionForDrain(reply, error.statusCode);
   const body: Record<string, unknown> = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
   return send(reply, error.statusCode, body);
@@ -177,7 +179,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (status >= 400 && status < 500) {
     // Fastify's and its plugins' own client errors (413, 415, 429, multipart limits, ...).
     const code = codeByStatus[status] ?? 'bad_request';
-    closeAfterTooLarge(reply, status);
+    keepConnectionForDrain(reply, status);
     // Never the error's own message: Fastify's and its plugins' messages may quote the request.
     const message =
       messageByFastifyCode[error.code] ??
@@ -224,8 +226,32 @@ export function createClientErrorHandler(logger: FastifyBaseLogger) {
   };
 }
 
+/**
+ * An answer sent while its request body is still arriving (a refusal by size, type or token):
+ * the rest is read and discarded within bounds (src/lib/body-drain.ts) so the client can read
+ * the answer, or, when its declared length is already past the bound, the connection closes
+ * after the answer. Without this, Node would read the rest however long it is.
+ */
+function settleUnreadBody(request: FastifyRequest, reply: FastifyReply) {
+  // Node ends a `Connection: close` answer's connection itself (shutdown).
+  if (reply.getHeader('connection') === 'close') return;
+  const bounds = drainBoundsFor(request.routeOptions.bodyLimit ?? 0);
+  const start = drainUnreadBody(request.raw, bounds, (settled) => {
+    if (settled.outcome === 'cut') {
+      request.log.info(settled, 'unread request body past its bound: connection closed');
+    } else {
+      request.log.debug(settled, 'unread request body drained');
+    }
+  });
+  if (start === 'too-long') reply.header('connection', 'close');
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler(errorHandler);
+  app.addHook('onSend', async (request, reply, payload) => {
+    settleUnreadBody(request, reply);
+    return payload;
+  });
   app.setNotFoundHandler((_request, reply) => send(reply, 404, { message: 'Not found.', code: 'not_found' }));
 
   // Fastify's own 503 while closing (return503OnClosing, off in app.ts) has its body; this is

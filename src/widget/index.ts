@@ -4,6 +4,9 @@
 import { type LoadResult, loadFinder } from './data.ts';
 import { resolveEndpoints } from './endpoints.ts';
 import { mountFinder } from './finder-view.ts';
+// Imported last, and by nothing else, so the placeholder the service replaces lands in the last
+// bytes of the build, after everything the build compresses (scripts/build-widget.ts).
+import { SERVED_CDN_URL_PLACEHOLDER } from './served.ts';
 
 const script =
   (document.currentScript as HTMLScriptElement | null) ??
@@ -13,6 +16,7 @@ const endpoints = resolveEndpoints({
   src: script?.src || window.location.href,
   api: script?.dataset.api,
   cdn: script?.dataset.cdn,
+  served: SERVED_CDN_URL_PLACEHOLDER,
 });
 
 const loads = new Map<string, Promise<LoadResult>>();

@@ -104,10 +104,10 @@ export async function startWidgetBackend(options: {
       if (!served) return json(response, 404, { message: 'not built', code: 'not_found' });
       response.writeHead(200, {
         'content-type': 'application/javascript; charset=utf-8',
-        etag: served.etag,
+        etag: `"${served.tag}"`,
         'cache-control': 'public, max-age=300',
       });
-      response.end(served.body);
+      response.end(served.identity);
       return;
     }
 

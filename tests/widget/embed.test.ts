@@ -2,7 +2,7 @@
 // everything, with several containers, published and unpublished finders, a page origin the
 // finder does not allow, and the German, French and right-to-left layouts. Every state gets an
 // axe-core scan (zero violations) and a screenshot under .data/widget-screenshots/.
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../src/widget/color.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
@@ -69,11 +69,19 @@ const shadow = (page: Page, script: string) =>
 describe('the embed on a customer page', () => {
   it('renders in an open shadow root on a page with hostile CSS, and leaves the page alone', async () => {
     const requests: string[] = [];
+    const scriptRequests: Request[] = [];
     const html = hostilePage({ scriptUrl: stage.backend.scriptUrl, token: published.token });
     const { page, outsideRequests } = await stage.open('/hostile', html, {
-      onRequest: (request) => requests.push(request.url()),
+      onRequest: (request) => {
+        requests.push(request.url());
+        if (request.url() === stage.backend.scriptUrl) scriptRequests.push(request);
+      },
     });
     await widgetsReady(page);
+    // The script came compressed: the build's compressed head with the service's CDN_URL in a
+    // stored tail, which Chromium decodes like any other.
+    const scriptResponse = await scriptRequests[0]?.response();
+    expect(['gzip', 'br']).toContain(await scriptResponse?.headerValue('content-encoding'));
 
     expect(await page.evaluate(`document.querySelector('[data-location-finder]').shadowRoot?.mode`)).toBe(
       'open',

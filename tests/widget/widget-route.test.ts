@@ -1,8 +1,14 @@
-// Building and serving widget.js: the esbuild build and its manifest, the staleness check of
-// `npm start`, and GET /widget.js (ETag from the served bytes, 304 on If-None-Match, cache and
-// content headers, the service's CDN_URL written in, CORS open), both on its own and in the app.
+// Building and serving widget.js: the esbuild build, its precompressed forms and its manifest,
+// the staleness check of `npm start`, and GET /widget.js (br, gzip or identity by
+// Accept-Encoding from the build's files, an ETag per representation from the served bytes, 304
+// on If-None-Match, cache and content headers, the service's CDN_URL written in, CORS open),
+// both on its own and in the app (there also through Node's fetch and curl, which decode it).
+import { execFile } from 'node:child_process';
 import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +60,25 @@ describe('the widget build', () => {
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
     expect(code).toContain('Leaflet 1.9.4');
     expect(code.split('\n').length).toBeLessThan(20);
+  });
+
+  it('writes widget.js.gz and widget.js.br holding the same script, the CDN placeholder in the stored tail', async () => {
+    const code = await readFile(path.join(dir, 'widget.js'));
+    const gz = await readFile(path.join(dir, 'widget.js.gz'));
+    const br = await readFile(path.join(dir, 'widget.js.br'));
+    expect(gunzipSync(gz).equals(code)).toBe(true);
+    expect(brotliDecompressSync(br).equals(code)).toBe(true);
+    expect(manifest.precompressed).toEqual({
+      gzip: { file: 'widget.js.gz', bytes: gz.length, head_bytes: expect.any(Number) },
+      br: { file: 'widget.js.br', bytes: br.length, head_bytes: expect.any(Number) },
+    });
+    expect(manifest.gzip_bytes).toBe(gz.length);
+    // Brotli at quality 11 beats gzip -9 by more than a tenth.
+    expect(br.length).toBeLessThan(gz.length * 0.9);
+    // The placeholder starts the tail, a few hundred bytes before the end.
+    expect(code.subarray(manifest.tail_offset).toString()).toMatch(/^"__LF_SERVED_CDN_URL__"/);
+    expect(code.length - manifest.tail_offset).toBeLessThan(4096);
+    expect(manifest.head_hash).toBe(contentHash(code.subarray(0, manifest.tail_offset)));
   });
 
   it('is rebuilt by ensureWidgetBuilt only when missing or older than its sources', async () => {
@@ -116,6 +141,104 @@ describe('the widget build', () => {
       expect(response.headers['cache-control']).toBe(WIDGET_CACHE_CONTROL);
     });
 
+    it('sends br or gzip by Accept-Encoding from the build, decoding to the identity bytes', async () => {
+      const identity = await app.inject({ method: 'GET', url: '/widget.js' });
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.headers.vary).toBe('Accept-Encoding');
+      expect(Number(identity.headers['content-length'])).toBe(identity.rawPayload.length);
+      const files = {
+        gzip: await readFile(path.join(dir, 'widget.js.gz')),
+        br: await readFile(path.join(dir, 'widget.js.br')),
+      };
+      for (const [header, coding] of [
+        ['gzip, deflate, br', 'br'],
+        ['br', 'br'],
+        ['gzip', 'gzip'],
+        ['br;q=0.5, gzip', 'gzip'],
+        ['*', 'br'],
+      ] as const) {
+        const response = await app.inject({
+          method: 'GET',
+          url: '/widget.js',
+          headers: { 'accept-encoding': header },
+        });
+        expect(response.statusCode, header).toBe(200);
+        expect(response.headers['content-encoding'], header).toBe(coding);
+        expect(response.headers.vary, header).toBe('Accept-Encoding');
+        expect(response.headers['content-type'], header).toBe('application/javascript; charset=utf-8');
+        expect(response.headers['cache-control'], header).toBe(WIDGET_CACHE_CONTROL);
+        expect(Number(response.headers['content-length']), header).toBe(response.rawPayload.length);
+        expect(response.headers.etag, header).toBe(`"${contentHash(identity.rawPayload)}-${coding}"`);
+        const decoded =
+          coding === 'br' ? brotliDecompressSync(response.rawPayload) : gunzipSync(response.rawPayload);
+        expect(decoded.equals(identity.rawPayload), header).toBe(true);
+        // The build's compressed head, as it is: nothing was compressed to answer.
+        const { head_bytes } = manifest.precompressed[coding];
+        expect(
+          response.rawPayload.subarray(0, head_bytes).equals(files[coding].subarray(0, head_bytes)),
+        ).toBe(true);
+        expect(response.rawPayload.length, header).toBeLessThan(identity.rawPayload.length / 3);
+      }
+      for (const header of [
+        'identity',
+        'br;q=0, gzip;q=0',
+        'deflate',
+        'gzip;q=0.4, br;q=0.4, identity;q=1',
+      ]) {
+        const response = await app.inject({
+          method: 'GET',
+          url: '/widget.js',
+          headers: { 'accept-encoding': header },
+        });
+        expect(response.headers['content-encoding'], header).toBeUndefined();
+        expect(response.rawPayload.equals(identity.rawPayload), header).toBe(true);
+        expect(response.headers.etag, header).toBe(etag);
+      }
+    });
+
+    it('answers 304 to the tag of any representation, with the tag of the one asked for', async () => {
+      for (const [coding, header] of [
+        ['identity', undefined],
+        ['gzip', 'gzip'],
+        ['br', 'br'],
+      ] as const) {
+        for (const held of [etag, `"${etag.slice(1, -1)}-gzip"`, `W/"${etag.slice(1, -1)}-br"`]) {
+          const response = await app.inject({
+            method: 'GET',
+            url: '/widget.js',
+            headers: { 'if-none-match': held, ...(header ? { 'accept-encoding': header } : {}) },
+          });
+          expect(response.statusCode, `${coding} ${held}`).toBe(304);
+          expect(response.body).toBe('');
+          expect(response.headers.etag).toBe(
+            coding === 'identity' ? etag : `"${etag.slice(1, -1)}-${coding}"`,
+          );
+          expect(response.headers['content-encoding']).toBeUndefined();
+          expect(response.headers.vary).toBe('Accept-Encoding');
+        }
+      }
+    });
+
+    it('answers HEAD with the headers of each representation and no body', async () => {
+      for (const header of ['br', 'gzip', 'identity']) {
+        const get = await app.inject({
+          method: 'GET',
+          url: '/widget.js',
+          headers: { 'accept-encoding': header },
+        });
+        const head = await app.inject({
+          method: 'HEAD',
+          url: '/widget.js',
+          headers: { 'accept-encoding': header },
+        });
+        expect(head.statusCode, header).toBe(200);
+        expect(head.body, header).toBe('');
+        for (const name of ['content-length', 'content-encoding', 'etag', 'vary', 'content-type']) {
+          expect(head.headers[name], `${header} ${name}`).toBe(get.headers[name]);
+        }
+      }
+    });
+
     it('answers 200 to a stale tag, and HEAD without a body', async () => {
       const stale = await app.inject({
         method: 'GET',
@@ -144,6 +267,26 @@ describe('the widget build', () => {
         expect(after.statusCode).toBe(200);
         expect(after.body.endsWith('// rebuilt')).toBe(true);
         expect(after.headers.etag).not.toBe(before.headers.etag);
+        // The change is in the stored tail: the compressed forms carry it too.
+        const br = await first.inject({
+          method: 'GET',
+          url: '/widget.js',
+          headers: { 'accept-encoding': 'br' },
+        });
+        expect(br.headers['content-encoding']).toBe('br');
+        expect(brotliDecompressSync(br.rawPayload).equals(after.rawPayload)).toBe(true);
+        // A script changed before the tail no longer matches its compressed files: sent as it is.
+        await writeFile(script, `// edited\n${await readFile(script, 'utf8')}`);
+        const later2 = new Date(Date.now() + 10_000);
+        await utimes(path.join(rebuilt, 'manifest.json'), later2, later2);
+        const edited = await first.inject({
+          method: 'GET',
+          url: '/widget.js',
+          headers: { 'accept-encoding': 'br' },
+        });
+        expect(edited.headers['content-encoding']).toBeUndefined();
+        expect(edited.body.startsWith('// edited')).toBe(true);
+        expect(edited.headers.vary).toBeUndefined();
       } finally {
         await first.close();
       }
@@ -186,6 +329,25 @@ describe('GET /widget.js in the app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('https://customer.example');
     expect(response.body).toContain(JSON.stringify(CDN_URL));
+    expect(response.headers.vary).toBe('Origin, Accept-Encoding');
     expect((await context.app.inject({ method: 'GET', url: '/api/widget.js' })).statusCode).toBe(404);
+  });
+
+  it("is decoded by Node's fetch and by curl, br and gzip alike", async () => {
+    const identity = await context.app.inject({ method: 'GET', url: '/widget.js' });
+    await context.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(context.app.server.address() as AddressInfo).port}/widget.js`;
+    for (const coding of ['br', 'gzip']) {
+      // fetch decodes what it is sent; the raw bytes are checked above.
+      const fetched = await fetch(url, { headers: { 'accept-encoding': coding } });
+      expect(fetched.headers.get('content-encoding')).toBe(coding);
+      expect(Buffer.from(await fetched.arrayBuffer()).equals(identity.rawPayload)).toBe(true);
+      const { stdout } = await promisify(execFile)(
+        'curl',
+        ['--silent', '--show-error', '--compressed', '--header', `Accept-Encoding: ${coding}`, url],
+        { encoding: 'buffer', maxBuffer: 4 * 1024 * 1024 },
+      );
+      expect(stdout.equals(identity.rawPayload), coding).toBe(true);
+    }
   });
 });

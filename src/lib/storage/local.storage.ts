@@ -1,15 +1,28 @@
 // The `local` driver: files under STORAGE_DIR, one per key at the same relative path, served by
-// the /cdn route (src/modules/cdn/cdn.routes.ts) with the headers they were stored with.
+// the /cdn route (src/modules/cdn/cdn.routes.ts) with the headers they were stored with. Text and
+// JSON are also kept gzip- and br-compressed beside the file, made once when it is written: the
+// published payload versions are written once and read by every visitor, and at 10,000
+// locations they are megabytes, too large to compress per request (docs/api.md, Storage and CDN).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CONTENT_CODINGS, type ContentCoding, chooseContentCoding, compressBody } from '../content-coding.ts';
 import { assertStorageKey, folderOf, InvalidStorageKeyError, publicUrlFor } from './keys.ts';
 import type { Storage } from './types.ts';
+
+type Compressed = Exclude<ContentCoding, 'identity'>;
+const COMPRESSED: readonly Compressed[] = ['gzip', 'br'];
 
 interface LocalMeta {
   contentType: string;
   cacheControl?: string;
+  /** The compressed forms kept beside the file (`.{name}.gz`, `.{name}.br`). */
+  encodings?: Compressed[];
 }
+
+/** Types worth compressing: JSON (payloads, pointers), JavaScript and text. */
+const COMPRESSIBLE_TYPE = /^\s*(text\/|application\/(json|javascript)\b|[^;\s]*\+json\b)/i;
+const SUFFIX: Record<Compressed, string> = { gzip: '.gz', br: '.br' };
 
 const contentTypeByExtension: Record<string, string> = {
   '.json': 'application/json',
@@ -24,6 +37,23 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefine
 /** ENOENT and friends: the path names no file (missing, or a folder, or under a file). */
 const isAbsent = (error: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(errorCode(error) ?? '');
 
+async function readIfPresent(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if (isAbsent(error)) return undefined;
+    throw error;
+  }
+}
+
+async function removeIfPresent(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if (!isAbsent(error)) throw error;
+  }
+}
+
 /** Writes through a temporary file in the same folder and a rename, so readers never see half a file. */
 async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -37,9 +67,10 @@ async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
 }
 
 /**
- * Files under `dir`, one per key at the same relative path. Content-Type and Cache-Control live
- * in a sidecar `.{name}.meta.json` next to the file (no key can name it: segments never start
- * with a dot).
+ * Files under `dir`, one per key at the same relative path. Content-Type, Cache-Control and the
+ * compressed forms kept live in a sidecar `.{name}.meta.json` next to the file, the forms in
+ * `.{name}.gz` and `.{name}.br` (no key can name them: segments never start with a dot). A form
+ * is kept only when it is smaller than the file.
  */
 export function createLocalStorage(options: { dir: string; cdnUrl: string }): Storage {
   const root = path.resolve(options.dir);
@@ -52,6 +83,14 @@ export function createLocalStorage(options: { dir: string; cdnUrl: string }): St
     return file;
   };
   const metaOf = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.meta.json`);
+  const formOf = (file: string, coding: Compressed) =>
+    path.join(path.dirname(file), `.${path.basename(file)}${SUFFIX[coding]}`);
+
+  async function readMeta(file: string): Promise<Partial<LocalMeta>> {
+    const text = await readIfPresent(metaOf(file));
+    // A file dropped in by hand has no sidecar: its type comes from its extension.
+    return text ? (JSON.parse(text.toString('utf8')) as LocalMeta) : {};
+  }
 
   return {
     driver: 'local',
@@ -59,47 +98,54 @@ export function createLocalStorage(options: { dir: string; cdnUrl: string }): St
     async put(key, body, { contentType, cacheControl }) {
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
-      const meta: LocalMeta = { contentType, ...(cacheControl ? { cacheControl } : {}) };
-      // Metadata first: a reader that sees the new body also sees its headers.
+      const compressed = COMPRESSIBLE_TYPE.test(contentType) ? await compressBody(body, 'fast') : undefined;
+      const encodings = COMPRESSED.filter((coding) => compressed && compressed[coding].length < body.length);
+      // Forms first, then the metadata naming them, then the file: a reader that sees the new
+      // metadata finds its forms.
+      for (const coding of encodings) await writeAtomic(formOf(file, coding), compressed![coding]);
+      const meta: LocalMeta = {
+        contentType,
+        ...(cacheControl ? { cacheControl } : {}),
+        ...(encodings.length > 0 ? { encodings } : {}),
+      };
       await writeAtomic(metaOf(file), JSON.stringify(meta));
       await writeAtomic(file, body);
+      // Forms of an earlier version that this one does not have.
+      for (const coding of COMPRESSED) {
+        if (!encodings.includes(coding)) await removeIfPresent(formOf(file, coding));
+      }
     },
 
-    async get(key) {
+    async get(key, options = {}) {
       const file = fileOf(key);
-      let body: Buffer;
-      try {
-        body = await readFile(file);
-      } catch (error) {
-        if (isAbsent(error)) return undefined;
-        throw error;
-      }
-      let meta: Partial<LocalMeta> = {};
-      try {
-        meta = JSON.parse(await readFile(metaOf(file), 'utf8')) as LocalMeta;
-      } catch (error) {
-        // A file dropped in by hand has no sidecar: fall back to its extension.
-        if (!isAbsent(error)) throw error;
-      }
-      return {
-        body,
+      const meta = await readMeta(file);
+      const codings = CONTENT_CODINGS.filter(
+        (coding) => coding === 'identity' || meta.encodings?.includes(coding),
+      );
+      const headers = {
         contentType:
           meta.contentType ??
           contentTypeByExtension[path.extname(file).toLowerCase()] ??
           'application/octet-stream',
         cacheControl: meta.cacheControl,
+        codings,
       };
+      const coding = chooseContentCoding(options.acceptEncoding, codings);
+      if (coding !== 'identity') {
+        // Missing only while a write replaces it: the file itself then answers.
+        const form = await readIfPresent(formOf(file, coding));
+        if (form) return { ...headers, body: form, contentEncoding: coding };
+      }
+      const body = await readIfPresent(file);
+      return body ? { ...headers, body } : undefined;
     },
 
     async delete(key) {
       const file = fileOf(key);
-      for (const target of [file, metaOf(file)]) {
-        try {
-          await unlink(target);
-        } catch (error) {
-          if (!isAbsent(error)) throw error;
-        }
-      }
+      // The forms first: a reader never gets a form of a file already gone.
+      for (const coding of COMPRESSED) await removeIfPresent(formOf(file, coding));
+      await removeIfPresent(file);
+      await removeIfPresent(metaOf(file));
     },
 
     async deletePrefix(prefix) {

@@ -9,7 +9,7 @@ import type { Storage } from './types.ts';
 export { assertStorageKey, InvalidStorageKeyError, isValidStorageKey } from './keys.ts';
 export { createLocalStorage } from './local.storage.ts';
 export type { S3StorageOptions } from './s3.storage.ts';
-export type { PutOptions, Storage, StoredObject } from './types.ts';
+export type { GetOptions, PutOptions, Storage, StoredObject } from './types.ts';
 
 export async function createStorage(config: Config['storage']): Promise<Storage> {
   if (config.driver !== 's3') return createLocalStorage(config);

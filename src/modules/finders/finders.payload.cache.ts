@@ -12,23 +12,14 @@
 // processes' writes are caught by the 60 s TTL at the latest. Without REDIS_URL the counters
 // are in-process only (one web process).
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
+import { compressBody } from '../../lib/content-coding.ts';
 import type { GuardedRedis } from '../../lib/redis.ts';
 import type { PayloadChangeListener } from './finders.events.ts';
 import type { BuiltPayload, PayloadDependencies } from './finders.payload.repository.ts';
 
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
 export const PAYLOAD_CACHE_TTL_MS = 60_000;
 const DEFAULT_MAX_BYTES = 128 * 1024 * 1024;
 const REDIS_PREFIX = 'lf:payload-gen:';
-/**
- * Brotli quality 5: within a few percent of gzip -9's time and smaller than it; quality 11
- * takes seconds on a multi-megabyte payload, too slow for a fill on the request path.
- */
-const BROTLI_QUALITY = 5;
 
 export interface PayloadVariants {
   identity: Buffer;
@@ -54,19 +45,12 @@ interface Entry extends CachedPayload {
 
 export const sha1Hex = (data: string | Buffer) => createHash('sha1').update(data).digest('hex');
 
-/** The JSON (UTF-8 bytes) and its compressed forms, computed once. */
+/**
+ * The JSON (UTF-8 bytes) and its compressed forms, computed once per fill at the `fast` effort
+ * (brotli 11 takes seconds on a multi-megabyte payload, too slow for a fill on the request path).
+ */
 export async function precompress(identity: Buffer): Promise<PayloadVariants> {
-  const [gz, br] = await Promise.all([
-    gzipAsync(identity, { level: 6 }),
-    brotliAsync(identity, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-      },
-    }),
-  ]);
-  return { identity, gzip: gz, br, hash: sha1Hex(identity) };
+  return { ...(await compressBody(identity, 'fast')), hash: sha1Hex(identity) };
 }
 
 /** Counter keys an entry of this payload depends on. */

@@ -3,7 +3,7 @@
 // workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chooseContentCoding, ifNoneMatchHolds } from '../../lib/http.ts';
+import { sendEncoded } from '../../lib/content-coding.ts';
 import { requestOrigin } from '../../lib/origins.ts';
 import { bearerSecurity, binaryBodySchema } from '../../lib/schemas.ts';
 import { guardScope, memberScope } from '../../plugins/scope.ts';
@@ -44,18 +44,9 @@ export const finderDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const payload = await service.details(request.params.key, requestOrigin(request.headers));
-      const coding = chooseContentCoding(request.headers['accept-encoding']);
+      reply.header('cache-control', DETAILS_CACHE_CONTROL).type('application/json; charset=utf-8');
       // One strong tag per representation (RFC 9110 §8.8.3); any of them revalidates.
-      const etags = [`"${payload.hash}"`, `"${payload.hash}-gzip"`, `"${payload.hash}-br"`];
-      const etag = coding === 'identity' ? etags[0]! : coding === 'gzip' ? etags[1]! : etags[2]!;
-      reply
-        .header('vary', 'Origin, Accept-Encoding')
-        .header('etag', etag)
-        .header('cache-control', DETAILS_CACHE_CONTROL);
-      if (ifNoneMatchHolds(request.headers['if-none-match'], etags)) return reply.code(304).send(null);
-      reply.header('content-type', 'application/json; charset=utf-8');
-      if (coding === 'identity') return reply.send(payload.identity);
-      return reply.header('content-encoding', coding).send(coding === 'br' ? payload.br : payload.gzip);
+      return sendEncoded(request, reply, payload, { tag: payload.hash, vary: ['Origin'] });
     },
   );
 };

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFieldError } from '../../lib/errors.ts';
-import { assertMultipart } from '../../lib/multipart.ts';
+import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/multipart.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
@@ -15,20 +15,16 @@ import { locationSchema } from './locations.schemas.ts';
 
 /** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
 async function readImage(request: FastifyRequest): Promise<Buffer> {
-  assertMultipart(request, { fileBytes: IMAGE_MAX_BYTES, tooLarge: createImageTooLargeError });
+  const tooLarge = createImageTooLargeError;
+  assertMultipart(request, { tooLarge });
   let image: Buffer | undefined;
-  for await (const part of request.parts({ limits: { fileSize: IMAGE_MAX_BYTES } })) {
+  for await (const part of multipartParts(request, { fileBytes: IMAGE_MAX_BYTES, tooLarge })) {
     if (part.type !== 'file') continue;
     if (part.fieldname !== 'image' || image) {
       part.file.resume();
       continue;
     }
-    try {
-      image = await part.toBuffer();
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw createImageTooLargeError();
-      throw error;
-    }
+    image = await part.toBuffer();
   }
   if (!image) throw createFieldError('image', 'The image field is required.');
   return image;
@@ -42,6 +38,7 @@ export const locationImageRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> =
   app.post(
     '/:id/image',
     {
+      bodyLimit: multipartBodyLimit(IMAGE_MAX_BYTES),
       schema: {
         tags,
         summary: "Upload the location's image (multipart, file field `image`: JPEG or PNG, at most 5 MB)",

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import { clientGoneSignal } from '../../lib/http.ts';
-import { assertMultipart } from '../../lib/multipart.ts';
+import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/multipart.ts';
 import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
 import { createSpool, removeSpool } from '../../lib/spool.ts';
 
@@ -37,7 +37,7 @@ interface Upload {
 async function readUpload(request: FastifyRequest, dir: string, seen: AbandonedUpload): Promise<Upload> {
   let workspaceField: string | undefined;
   let file: Omit<Upload, 'workspaceId'> | undefined;
-  for await (const part of request.parts({ limits: { fileSize: CSV_MAX_BYTES } })) {
+  for await (const part of multipartParts(request, { fileBytes: CSV_MAX_BYTES })) {
     if (part.type === 'file') {
       if (part.fieldname !== 'file' || file) {
         part.file.resume();
@@ -73,6 +73,7 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
   app.post(
     '/import',
     {
+      bodyLimit: multipartBodyLimit(CSV_MAX_BYTES),
       schema: {
         tags: [`${scope.tag}locations`],
         summary: 'Import locations from a CSV file (multipart: file, workspace_id)',
@@ -86,7 +87,7 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
       },
     },
     async (request, reply) => {
-      assertMultipart(request, { fileBytes: CSV_MAX_BYTES });
+      assertMultipart(request);
       const actor = scope.actor(request);
       const signal = clientGoneSignal(reply, app.shuttingDown);
       // Tracked until its process is recorded, even after the shutdown cut its connection.

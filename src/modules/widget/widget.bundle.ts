@@ -1,12 +1,16 @@
 // The built widget as the API serves it: dist/widget/widget.js (from scripts/build-widget.ts)
-// with the service's CDN_URL written in (src/widget/served.ts), and an ETag from a hash of
-// exactly those bytes. Re-read when the manifest changes, so a rebuild needs no restart.
+// with the service's CDN_URL written in (src/widget/served.ts), its gzip and br forms made from
+// the build's precompressed files with that same tail stored (widget.precompressed.ts), and a
+// tag from a hash of the served bytes. Re-read when the manifest changes, so a rebuild needs no
+// restart.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EncodedBody } from '../../lib/content-coding.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../../widget/served.ts';
+import { type PrecompressedCoding, withStoredTail } from './widget.precompressed.ts';
 
 export interface WidgetManifest {
   file: string;
@@ -15,6 +19,12 @@ export interface WidgetManifest {
   bytes: number;
   gzip_bytes: number;
   built_at: string;
+  /** Where the CDN placeholder starts: the bytes from here on are stored, not compressed. */
+  tail_offset: number;
+  /** contentHash of the bytes before tail_offset, which the compressed heads hold. */
+  head_hash: string;
+  /** `{file}.gz` and `{file}.br`: the first `head_bytes` compress the head, the tail follows stored. */
+  precompressed: Record<PrecompressedCoding, { file: string; bytes: number; head_bytes: number }>;
 }
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -36,9 +46,34 @@ export const widgetDistDir = path.join(projectRoot, 'dist', 'widget');
 export const contentHash = (content: string | Buffer) =>
   createHash('sha256').update(content).digest('hex').slice(0, 16);
 
-export interface ServedWidget {
-  body: Buffer;
-  etag: string;
+export interface ServedWidget extends EncodedBody {
+  /** contentHash of the served (identity) bytes: the ETags' base. */
+  tag: string;
+}
+
+/**
+ * The compressed forms of `body` (the build with the service's tail), or none when the build
+ * has no precompressed files or they do not belong to this script (edited by hand since).
+ */
+async function precompressedForms(
+  dir: string,
+  manifest: WidgetManifest,
+  built: Buffer,
+  body: Buffer,
+): Promise<Partial<Record<PrecompressedCoding, Buffer>>> {
+  const tailOffset = manifest.tail_offset;
+  const head = built.subarray(0, tailOffset);
+  if (!manifest.precompressed || contentHash(head) !== manifest.head_hash) return {};
+  const forms: Partial<Record<PrecompressedCoding, Buffer>> = {};
+  for (const [coding, { file, head_bytes }] of Object.entries(manifest.precompressed) as [
+    PrecompressedCoding,
+    WidgetManifest['precompressed'][PrecompressedCoding],
+  ][]) {
+    const compressed = await readFile(path.join(dir, file)).catch(() => undefined);
+    if (!compressed || compressed.length < head_bytes) continue;
+    forms[coding] = withStoredTail(compressed.subarray(0, head_bytes), coding, body, tailOffset);
+  }
+  return forms;
 }
 
 /** `read()` gives the current bundle, or undefined while none is built. */
@@ -52,12 +87,19 @@ export function createWidgetBundle(dir: string, cdnUrl: string) {
       if (!info) return undefined;
       if (cached?.mtimeMs === info.mtimeMs) return cached.widget;
       const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as WidgetManifest;
-      const built = await readFile(path.join(dir, manifest.file), 'utf8');
-      const body = Buffer.from(
-        built.replaceAll(JSON.stringify(SERVED_CDN_URL_PLACEHOLDER), JSON.stringify(cdnUrl)),
-        'utf8',
-      );
-      const widget = { body, etag: `"${contentHash(body)}"` };
+      const built = await readFile(path.join(dir, manifest.file));
+      // The placeholder sits in the tail, so the head's bytes are served as built.
+      const tailOffset = manifest.tail_offset ?? 0;
+      const tail = built.subarray(tailOffset).toString('utf8');
+      const body = Buffer.concat([
+        built.subarray(0, tailOffset),
+        Buffer.from(tail.replaceAll(JSON.stringify(SERVED_CDN_URL_PLACEHOLDER), JSON.stringify(cdnUrl))),
+      ]);
+      const widget = {
+        identity: body,
+        ...(await precompressedForms(dir, manifest, built, body)),
+        tag: contentHash(body),
+      };
       cached = { mtimeMs: info.mtimeMs, widget };
       return widget;
     },
