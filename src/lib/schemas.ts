@@ -1,5 +1,6 @@
 // Zod schemas of fields that many modules share (ids, names, error bodies), and the OpenAPI
 // security requirement of AUTH routes. No Fastify here: schemas files of every layer use it.
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 
 const MAX_ID = 2_147_483_647;
@@ -62,6 +63,9 @@ export const nameSchema = z
   .trim()
   .min(1, 'The name field is required.')
   .max(255, 'The name may not be greater than 255 characters.');
+
+/** A response body written as a stream of text (server-sent events): `string` in the OpenAPI document. */
+export const textStreamSchema = z.custom<Readable | string>(() => true).meta({ type: 'string' });
 
 /** A response body sent as raw bytes (a file, a script): `string`/`binary` in the OpenAPI document. */
 export const binaryBodySchema = z
