@@ -86,6 +86,15 @@ export function sendStreamedList<T = Buffer>(
 }
 
 /**
+ * Sends bytes that already are the JSON the route's response schema describes (a cached widget
+ * payload): Fastify serializes no Buffer, so the schema documents the body and nothing decodes
+ * and encodes it again.
+ */
+export function sendJsonBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(bytes);
+}
+
+/**
  * The JSON of one item as the route's serializer writes it (fastify-type-provider-zod: the
  * schema's encoding, then JSON.stringify), for items of a streamed list.
  */

@@ -3,12 +3,13 @@
 // workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chooseContentCoding, ifNoneMatchHolds } from '../../lib/http.ts';
+import { chooseContentCoding, ifNoneMatchHolds, sendJsonBytes } from '../../lib/http.ts';
 import { requestOrigin } from '../../lib/origins.ts';
-import { bearerSecurity, binaryBodySchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { guardScope, memberScope } from '../../plugins/scope.ts';
 import {
   finderKeyParamsSchema,
+  finderWidgetPayloadSchema,
   publicationInfoSchema,
   publishResultSchema,
 } from './finders.payload.schemas.ts';
@@ -34,9 +35,11 @@ export const finderDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [],
         params: finderKeyParamsSchema,
         response: {
+          // The bytes as built and cached (compressed once per fill); sent as they are, so
+          // this schema describes them and never serializes them.
           200: {
             description: 'The payload (JSON; Content-Encoding by Accept-Encoding)',
-            content: { 'application/json': { schema: binaryBodySchema } },
+            content: { 'application/json': { schema: finderWidgetPayloadSchema } },
           },
           304: z.null().describe('Not modified: If-None-Match holds the current ETag'),
         },
@@ -53,9 +56,9 @@ export const finderDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('etag', etag)
         .header('cache-control', DETAILS_CACHE_CONTROL);
       if (ifNoneMatchHolds(request.headers['if-none-match'], etags)) return reply.code(304).send(null);
-      reply.header('content-type', 'application/json; charset=utf-8');
-      if (coding === 'identity') return reply.send(payload.identity);
-      return reply.header('content-encoding', coding).send(coding === 'br' ? payload.br : payload.gzip);
+      if (coding === 'identity') return sendJsonBytes(reply, payload.identity);
+      reply.header('content-encoding', coding);
+      return sendJsonBytes(reply, coding === 'br' ? payload.br : payload.gzip);
     },
   );
 };
