@@ -21,7 +21,8 @@ import {
   registerErrorHandling,
 } from './plugins/error-handler.ts';
 import { registerHttpPolicy } from './plugins/http-policy.ts';
-import { declareOperations, openApiTransform } from './plugins/openapi.ts';
+import { registerNamedSchemas } from './plugins/openapi.components.ts';
+import { declareOperations, openApiTransform, openApiTransformObject } from './plugins/openapi.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -110,6 +111,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     errorResponseBuilder: (_request, context) => createRateLimitedError(context.ttl / 1000),
   });
 
+  registerNamedSchemas();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -117,6 +119,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         title: 'Location Finder API',
         description: 'Backend of an embeddable store locator. Errors follow docs/api.md.',
         version: '0.1.0',
+        // Private software (package.json), all rights reserved: a custom SPDX reference.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: config.appUrl }],
       components: {
@@ -124,6 +128,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       },
     },
     transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
