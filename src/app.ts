@@ -14,6 +14,7 @@ import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { createDemoRepository } from './modules/demo/demo.repository.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
+import { registerNamedSchemas } from './openapi.components.ts';
 import { authPlugin } from './plugins/auth.ts';
 import {
   createClientErrorHandler,
@@ -22,7 +23,7 @@ import {
   registerErrorHandling,
 } from './plugins/error-handler.ts';
 import { registerHttpPolicy } from './plugins/http-policy.ts';
-import { declareOperations, openApiTransform } from './plugins/openapi.ts';
+import { declareOperations, openApiTransform, openApiTransformObject } from './plugins/openapi.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -116,6 +117,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     errorResponseBuilder: (_request, context) => createRateLimitedError(context.ttl / 1000),
   });
 
+  registerNamedSchemas();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -123,6 +125,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         title: 'Location Finder API',
         description: 'Backend of an embeddable store locator. Errors follow docs/api.md.',
         version: '0.1.0',
+        // Private software (package.json), all rights reserved: a custom SPDX reference.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: config.appUrl }],
       components: {
@@ -130,6 +134,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       },
     },
     transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).

@@ -65,7 +65,10 @@ describe('health and docs', () => {
       ]),
     );
     const register = doc.paths['/api/register'].post;
-    expect(register.requestBody.content['application/json'].schema.required).toEqual(
+    expect(register.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/RegisterInput',
+    });
+    expect(doc.components.schemas.RegisterInput.required).toEqual(
       expect.arrayContaining(['name', 'email', 'password', 'password_confirmation']),
     );
     expect(register.responses['201']).toBeDefined();

@@ -1,5 +1,6 @@
 // Zod schemas of fields that many modules share (ids, names, error bodies), and the OpenAPI
 // security requirement of AUTH routes. No Fastify here: schemas files of every layer use it.
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 
 const MAX_ID = 2_147_483_647;
@@ -13,13 +14,25 @@ const CANONICAL_ID = /^[1-9][0-9]*$/;
 /**
  * A PostgreSQL integer id written in a query string, a path or a multipart field, with the
  * parameter named in its messages. A path id that fails it answers 404 (error handler).
+ * The text is read and checked by the transform; what it pipes into describes the result, and
+ * that is what the OpenAPI document shows (zod writes a transform's input as the schema it
+ * pipes into): an integer from 1 to 2147483647, so a generated client sends ids as numbers.
  */
 export const queryIdSchema = (label: string) =>
   z
-    .string({ error: `The ${label} must be a positive integer.` })
-    .regex(CANONICAL_ID, `The ${label} must be a positive integer.`)
-    .transform(Number)
-    .pipe(z.number().max(MAX_ID, `The ${label} is too large.`));
+    .transform((text: unknown, ctx) => {
+      if (typeof text !== 'string' || !CANONICAL_ID.test(text)) {
+        ctx.issues.push({ code: 'custom', message: `The ${label} must be a positive integer.`, input: text });
+        return z.NEVER;
+      }
+      const id = Number(text);
+      if (id > MAX_ID) {
+        ctx.issues.push({ code: 'custom', message: `The ${label} is too large.`, input: text });
+        return z.NEVER;
+      }
+      return id;
+    })
+    .pipe(z.int().min(1).max(MAX_ID));
 
 /** A PostgreSQL integer id from a path or query string. */
 export const idSchema = queryIdSchema('id');
@@ -50,6 +63,9 @@ export const nameSchema = z
   .trim()
   .min(1, 'The name field is required.')
   .max(255, 'The name may not be greater than 255 characters.');
+
+/** A response body written as a stream of text (server-sent events): `string` in the OpenAPI document. */
+export const textStreamSchema = z.custom<Readable | string>(() => true).meta({ type: 'string' });
 
 /** A response body sent as raw bytes (a file, a script): `string`/`binary` in the OpenAPI document. */
 export const binaryBodySchema = z

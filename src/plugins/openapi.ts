@@ -6,8 +6,10 @@
 // - the error responses shared by every route say what each status means.
 // openApiTransform is @fastify/swagger's transform: zod -> JSON Schema, and Fastify's wildcard
 // (`/cdn/*`) as a named path parameter (`/cdn/{path}`), which OpenAPI requires.
+// openApiTransformObject adds the named schemas (src/openapi.components.ts) as components, keeping
+// only those the document refers to.
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema } from '../lib/schemas.ts';
 
@@ -114,9 +116,20 @@ export function declareOperations(app: FastifyInstance) {
   });
 }
 
-/** jsonSchemaTransform, then a wildcard path `/x/*` named `/x/{path}` with its parameter. */
-export const openApiTransform: typeof jsonSchemaTransform = (document) => {
-  const transformed = jsonSchemaTransform(document);
+/**
+ * The zod -> JSON Schema settings of both transforms. fastify-type-provider-zod's own override
+ * removes the members of an `anyOf` that are still empty when it runs; converting the named
+ * schemas together, zod has not filled some of them yet, and a union such as a location's
+ * `email` (an address, null, or '') came out as `anyOf: []`. Without it zod writes every member.
+ * The rest of that override concerns z.date() and z.undefined(), which no route schema uses.
+ */
+const zodToJsonConfig = { override: () => {} };
+const zodTransform = createJsonSchemaTransform({ zodToJsonConfig });
+const zodTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig });
+
+/** zod -> JSON Schema, then a wildcard path `/x/*` named `/x/{path}` with its parameter. */
+export const openApiTransform: typeof zodTransform = (document) => {
+  const transformed = zodTransform(document);
   if (!transformed.url.endsWith('*')) return transformed;
   const schema = { ...(transformed.schema as Record<string, unknown>) };
   const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
@@ -132,4 +145,102 @@ export const openApiTransform: typeof jsonSchemaTransform = (document) => {
     };
   }
   return { schema: schema as typeof transformed.schema, url: `${transformed.url.slice(0, -1)}:path` };
+};
+
+/**
+ * A route's own transform (`config.swaggerTransform`) for an upload its handler reads part by
+ * part (request.parts()): Fastify is given no body schema, which it would validate, so the
+ * form's fields are declared to the document alone, under the route's `consumes`.
+ */
+export function documentMultipartForm(form: z.ZodType): typeof openApiTransform {
+  return (document) => {
+    const transformed = openApiTransform(document);
+    const { body } = zodTransform({ ...document, schema: { body: form } }).schema as { body?: unknown };
+    return { ...transformed, schema: { ...(transformed.schema as object), body } };
+  };
+}
+
+const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
+
+/** Names of the component schemas `value` refers to (`$ref`s anywhere inside it). */
+function referencedSchemas(value: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedSchemas(item, found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const match = key === '$ref' && typeof item === 'string' ? COMPONENT_REF.exec(item) : null;
+      if (match) found.add(match[1]!);
+      else referencedSchemas(item, found);
+    }
+  }
+  return found;
+}
+
+/** Names of the shared error responses (`#/components/responses/<name>`), after their codes. */
+const ERROR_RESPONSE_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthenticated',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'ValidationFailed',
+  429: 'RateLimited',
+  500: 'ServerError',
+  502: 'ProviderUnavailable',
+  503: 'ServiceUnavailable',
+};
+
+/** A shared error response as @fastify/swagger writes it into each operation. */
+const sharedErrorResponse = (status: number) => ({
+  description: ERROR_DESCRIPTIONS[status],
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+type Operations = Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+
+/**
+ * Each operation's shared error responses (declareErrorResponses) as `$ref`s to one
+ * `components.responses` entry per status, instead of a copy in every operation; a route's own
+ * description of an error status stays where it is.
+ */
+function shareErrorResponses(paths: Operations): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      const name = ERROR_RESPONSE_NAMES[Number(status)];
+      const expected = sharedErrorResponse(Number(status));
+      if (!name || JSON.stringify(response) !== JSON.stringify(expected)) continue;
+      shared[name] = expected;
+      operation.responses![status] = { $ref: `#/components/responses/${name}` };
+    }
+  }
+  return shared;
+}
+
+/**
+ * Every registered schema as a component, in its request and its response form; the shared
+ * error responses as components too; then only the schemas the document reaches, directly or
+ * through another component: most schemas are used on one side only.
+ */
+export const openApiTransformObject: typeof zodTransformObject = (document) => {
+  const object = zodTransformObject(document) as {
+    paths?: Operations;
+    components?: { schemas?: Record<string, unknown>; responses?: Record<string, unknown> };
+  };
+  const schemas = object.components?.schemas ?? {};
+  const responses = { ...object.components?.responses, ...shareErrorResponses(object.paths ?? {}) };
+  const kept = new Set<string>();
+  let pending = [...referencedSchemas([object.paths, responses], new Set())];
+  while (pending.length > 0) {
+    const fresh = pending.filter((name) => !kept.has(name) && Object.hasOwn(schemas, name));
+    for (const name of fresh) kept.add(name);
+    pending = fresh.flatMap((name) => [...referencedSchemas(schemas[name], new Set())]);
+  }
+  const used = Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
+  return {
+    ...object,
+    components: { ...object.components, schemas: used, responses },
+  } as ReturnType<typeof zodTransformObject>;
 };

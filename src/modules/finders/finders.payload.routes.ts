@@ -5,10 +5,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendEncoded } from '../../lib/content-coding.ts';
 import { requestOrigin } from '../../lib/origins.ts';
-import { bearerSecurity, binaryBodySchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { guardScope, memberScope } from '../../plugins/scope.ts';
 import {
   finderKeyParamsSchema,
+  finderWidgetPayloadSchema,
   publicationInfoSchema,
   publishResultSchema,
 } from './finders.payload.schemas.ts';
@@ -34,9 +35,11 @@ export const finderDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [],
         params: finderKeyParamsSchema,
         response: {
+          // The bytes as built and cached (compressed once per fill); sent as they are, so
+          // this schema describes them and never serializes them.
           200: {
             description: 'The payload (JSON; Content-Encoding by Accept-Encoding)',
-            content: { 'application/json': { schema: binaryBodySchema } },
+            content: { 'application/json': { schema: finderWidgetPayloadSchema } },
           },
           304: z.null().describe('Not modified: If-None-Match holds the current ETag'),
         },

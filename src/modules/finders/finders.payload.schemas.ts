@@ -1,5 +1,7 @@
 // Request and response shapes of the widget payload and publishing routes.
 import { z } from 'zod';
+import { customFieldTypes } from '../custom-fields/custom-fields.table.ts';
+import { refinementMatchModes, refinementOps } from './finders.table.ts';
 
 /** A finder token: 32 random bytes in base64url (43 characters); anything else names no finder. */
 export const finderKeyParamsSchema = z.object({
@@ -17,3 +19,68 @@ export const publicationInfoSchema = z.object({
   hash: z.string().nullable().describe('SHA-1 of the last published payload; null when never published'),
   last_synced_at: z.string().nullable().describe('When it was published (ISO 8601); null when never'),
 });
+
+// --- the payload (docs/api.md, Widget payload) ------------------------------------------------
+// What the built bytes hold (finders.payload.repository.ts), for the OpenAPI document: the route
+// sends the bytes as built and never serializes through this schema. Objects are strict, so a
+// test parsing real payloads with it fails on any key the bytes gain or lose; a new key of the
+// payload is one more line here.
+
+export const payloadLocationSchema = z.strictObject({
+  id: z.int(),
+  title: z.string(),
+  description: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  country: z.string().nullable(),
+  zip: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  website: z.string().nullable(),
+  image_url: z.string().nullable(),
+  custom_fields: z
+    .record(z.string(), z.unknown())
+    .describe("Values named by a custom field definition of the location's workspace"),
+  sets: z.array(z.int()).describe('Set ids, ascending'),
+  tags: z.array(z.string()).describe('Tag slugs, by tag name then id'),
+});
+
+export const finderWidgetPayloadSchema = z.strictObject({
+  advanced_refinements: z.array(
+    z.strictObject({
+      name: z.string(),
+      match: z.enum(refinementMatchModes),
+      conditions: z.array(
+        z.strictObject({ field: z.string(), op: z.enum(refinementOps), value: z.unknown() }),
+      ),
+    }),
+  ),
+  authorized_urls: z
+    .array(z.string())
+    .describe('Where the widget may be embedded: origins or hosts (`*.` for subdomains); empty: anywhere'),
+  custom_fields: z
+    .array(
+      z.strictObject({
+        label: z.string(),
+        name: z.string(),
+        options: z.array(z.string()).nullable(),
+        type: z.enum(customFieldTypes),
+      }),
+    )
+    .describe("The custom field definitions of the finder's workspace, in sort order"),
+  id: z.int(),
+  locations: z.array(payloadLocationSchema),
+  name: z.string(),
+  sets: z
+    .array(z.strictObject({ id: z.int(), name: z.string() }))
+    .describe('The sets its locations carry, by name then id'),
+  settings: z.array(z.strictObject({ key: z.string(), value: z.unknown() })),
+  tags: z
+    .array(z.strictObject({ id: z.int(), name: z.string(), slug: z.string() }))
+    .describe('The tags its locations carry, by name then id'),
+  token: z.string(),
+});
+export type FinderWidgetPayload = z.infer<typeof finderWidgetPayloadSchema>;

@@ -8,10 +8,11 @@ import { createFieldError } from '../../lib/errors.ts';
 import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/multipart.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
+import { documentMultipartForm } from '../../plugins/openapi.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { createImageTooLargeError } from './locations.errors.ts';
 import { IMAGE_MAX_BYTES } from './locations.image.service.ts';
-import { locationSchema } from './locations.schemas.ts';
+import { imageFormSchema, locationSchema } from './locations.schemas.ts';
 
 /** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
 async function readImage(request: FastifyRequest): Promise<Buffer> {
@@ -51,6 +52,7 @@ export const locationImageRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> =
           200: z.object({ image_url: z.string() }),
         },
       },
+      config: { swaggerTransform: documentMultipartForm(imageFormSchema) },
     },
     async (request) => {
       const bytes = await readImage(request);

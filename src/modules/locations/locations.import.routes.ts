@@ -7,24 +7,17 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import { clientGoneSignal } from '../../lib/http.ts';
 import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/multipart.ts';
 import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
 import { createSpool, removeSpool } from '../../lib/spool.ts';
 
+import { documentMultipartForm } from '../../plugins/openapi.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import { CSV_MAX_BYTES } from './locations.import.rows.ts';
 import type { AbandonedUpload } from './locations.import.service.ts';
-
-const importResultSchema = z.object({
-  created: z.number().int(),
-  updated: z.number().int(),
-  skipped: z.number().int(),
-  errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
-  process_id: z.number().int(),
-});
+import { importFormSchema, importResultSchema } from './locations.schemas.ts';
 
 interface Upload {
   workspaceId: number;
@@ -85,6 +78,7 @@ export const locationImportRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> 
           200: importResultSchema,
         },
       },
+      config: { swaggerTransform: documentMultipartForm(importFormSchema) },
     },
     async (request, reply) => {
       assertMultipart(request);

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { bodyIdSchema, queryIdSchema } from '../../lib/schemas.ts';
+import { binaryBodySchema, bodyIdSchema, queryIdSchema } from '../../lib/schemas.ts';
 
 /** An optional text field: trimmed, '' stored as null. */
 const optionalText = (field: string, max: number) =>
@@ -107,3 +107,23 @@ export const locationSchema = z.object({
   updated_at: z.string(),
 });
 export type LocationPayload = z.infer<typeof locationSchema>;
+
+/** The answer of POST /locations/import. */
+export const importResultSchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
+  process_id: z.number().int(),
+});
+
+/** The multipart form of POST /locations/import (read part by part by its route). */
+export const importFormSchema = z.object({
+  file: binaryBodySchema.describe('The CSV file (at most 50 MB)'),
+  workspace_id: queryIdSchema('workspace id'),
+});
+
+/** The multipart form of POST /locations/{id}/image (read part by part by its route). */
+export const imageFormSchema = z.object({
+  image: binaryBodySchema.describe('A JPEG or PNG image (at most 5 MB)'),
+});

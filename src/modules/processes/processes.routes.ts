@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity, idParamsSchema, textStreamSchema } from '../../lib/schemas.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
   listProcessesQuerySchema,
@@ -100,7 +100,12 @@ export const processesRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearerSecurity,
         params: idParamsSchema,
         querystring: streamQuerySchema,
-        produces: ['text/event-stream'],
+        response: {
+          200: {
+            description: 'The event stream (stays open until `done` or 25 s)',
+            content: { 'text/event-stream': { schema: textStreamSchema } },
+          },
+        },
       },
     },
     async (request, reply) => {
