@@ -794,7 +794,7 @@ describe('ownership', () => {
     for (const value of ['abc', '0', '1.5']) {
       const res = await call('GET', `/ai-location-imports?workspace_id=${value}`, cast.ownerToken);
       expect(res.statusCode).toBe(422);
-      expect(res.json().errors).toHaveProperty('workspace_id');
+      expect(res.json().errors.workspace_id).toEqual(['The workspace id must be a positive integer.']);
     }
   });
 });
@@ -805,6 +805,14 @@ describe('GET /admin/ai-logs', () => {
     expect(response.statusCode).toBe(200);
     expect(Number(response.headers['x-total-count'])).toBeGreaterThan(5);
     expect(response.json()).toHaveLength(5);
+    for (const [param, label] of [
+      ['user_id', 'user id'],
+      ['workspace_id', 'workspace id'],
+    ]) {
+      const bad = await call('GET', `/admin/ai-logs?${param}=1e0`, cast.adminToken);
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors[param!]).toEqual([`The ${label} must be a positive integer.`]);
+    }
     const withUsage = (await call('GET', '/admin/ai-logs?limit=1000', cast.adminToken))
       .json()
       .find((entry: { usage_metadata: unknown }) => entry.usage_metadata !== null);

@@ -138,7 +138,7 @@ describe('GET /processes', () => {
     for (const value of ['abc', '0', '1.5']) {
       const res = await call('GET', `/processes?workspace_id=${value}`, memberToken);
       expect(res.statusCode).toBe(422);
-      expect(res.json().errors).toHaveProperty('workspace_id');
+      expect(res.json().errors.workspace_id).toEqual(['The workspace id must be a positive integer.']);
     }
   });
 

@@ -2,7 +2,7 @@
 // batch and item, §4 AI location imports), and the mapping from rows to them.
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
-import { bodyIdSchema, idSchema } from '../../lib/schemas.ts';
+import { bodyIdSchema, idSchema, queryIdSchema } from '../../lib/schemas.ts';
 import { answersSchema } from './ai-imports.answers.ts';
 import { payloadPatchSchema } from './ai-imports.normalize.ts';
 import {
@@ -25,7 +25,7 @@ export const createBatchBodySchema = z.object({
 });
 export type CreateBatchBody = z.infer<typeof createBatchBodySchema>;
 
-export const listBatchesQuerySchema = z.object({ workspace_id: idSchema.optional() });
+export const listBatchesQuerySchema = z.object({ workspace_id: queryIdSchema('workspace id').optional() });
 
 export const itemParamsSchema = z.object({ id: idSchema, itemId: idSchema });
 
@@ -136,8 +136,8 @@ const integer = (field: string) =>
   z.coerce.number({ error: `The ${field} must be an integer.` }).int(`The ${field} must be an integer.`);
 
 export const aiLogsQuerySchema = z.object({
-  user_id: idSchema.optional(),
-  workspace_id: idSchema.optional(),
+  user_id: queryIdSchema('user id').optional(),
+  workspace_id: queryIdSchema('workspace id').optional(),
   limit: integer('limit')
     .min(1, 'The limit must be at least 1.')
     .max(MAX_PAGE_SIZE, `The limit may not be greater than ${MAX_PAGE_SIZE}.`)

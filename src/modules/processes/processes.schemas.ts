@@ -2,11 +2,11 @@
 // rows to them. The SSE stream sends events in the same shape as GET /processes/{id}/events.
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { idSchema } from '../../lib/schemas.ts';
+import { queryIdSchema } from '../../lib/schemas.ts';
 import { type ProcessEventRow, type ProcessRow, processStatuses } from './processes.table.ts';
 
 export const listProcessesQuerySchema = paginationQuerySchema.extend({
-  workspace_id: idSchema.optional(),
+  workspace_id: queryIdSchema('workspace id').optional(),
   status: z
     .enum(processStatuses, { error: `The status must be one of: ${processStatuses.join(', ')}.` })
     .optional(),
