@@ -1,5 +1,5 @@
-// The one place that reads process.env (besides drizzle.config.ts): a single zod schema over
-// every variable of decisions.md §1. A bad or missing value stops the process with a message
+// The one place that reads process.env (besides drizzle.config.ts): a single zod schema over every
+// variable (README.md, Configuration). A bad or missing value stops the process with a message
 // naming the variable. Outside production, missing secrets are generated once into .data/
 // (src/db/dev-secrets.ts, beside the other embedded development defaults).
 import { existsSync } from 'node:fs';

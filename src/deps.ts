@@ -149,9 +149,9 @@ function createServices({
   const twoFactorCodes = createTwoFactorRepository(db);
   const invites = createInvitesRepository(db);
   const auditLog = createAuditRepository(db);
-  // Throttles (decisions §3, docs/api.md): a right password clears its count; a right
-  // second-factor code only gives its own attempt back, so wrong codes keep counting for the
-  // quarter hour whatever passwords are typed meanwhile.
+  // Throttles (docs/api.md, Accounts and "Second factor and the login challenge"): a right password
+  // clears its count; a right second-factor code only gives its own attempt back, so wrong codes
+  // keep counting for the quarter hour whatever passwords are typed meanwhile.
   const loginLimiter = createFailureLimiter({
     name: 'login',
     points: 5,
@@ -372,7 +372,7 @@ export async function createDeps(config: Config, options: CreateDepsOptions): Pr
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);
   await jobs.start();
   const storage = await createStorage(config.storage);
-  // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (decisions §6).
+  // OPENAI_API_KEY set: the openai client; otherwise the built-in parser (docs/api.md, Models).
   const model = await createDraftingModel(config.openai);
   const secretBox = new SecretBox(config.appKey);
   const inFlight = new InFlight();

@@ -1,6 +1,6 @@
-// `npm start`: the embedded defaults of decisions §1 (PostgreSQL under .data/ when there is no
-// DATABASE_URL), migrations, then the API and the worker in one process. The widget is built
-// first when its build is missing or older than its sources.
+// `npm start`: the embedded defaults (PostgreSQL under .data/ when there is no DATABASE_URL;
+// README.md, Configuration), migrations, then the API and the worker in one process. The widget is
+// built first when its build is missing or older than its sources.
 import { ensureWidgetBuilt } from '../scripts/build-widget.ts';
 import { run } from './run.ts';
 

@@ -1,5 +1,5 @@
-// The guided answers of an AI import: the spec's required fields and limits with messages that
-// name the field, and the location-count forms of decisions §6 (`N`, `N-M`, `N+`).
+// The guided answers of an AI import (docs/api.md, Answers): the required fields and limits with
+// messages that name the field, and the location-count forms (`N`, `N-M`, `N+`).
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { AppError } from '../src/lib/errors.ts';
@@ -171,7 +171,7 @@ describe('answersSchema', () => {
     });
   });
 
-  it('leaves out keys the spec does not name', () => {
+  it('leaves out keys the answers do not have', () => {
     const result = answersSchema.safeParse({ ...valid, workspace_id: 3 });
     expect(result.success).toBe(true);
     expect(result.data).not.toHaveProperty('workspace_id');

@@ -1,6 +1,7 @@
-// The rules of a drafted location: coercion into normalized_payload, validation errors (what
-// blocks an import), warnings (gaps worth a look), confidence exactly as spec §2 defines it, the
-// PATCH payload's limits and the merge of a reviewer's edits.
+// The rules of a drafted location (docs/api.md,
+// "Items: normalisation, validation, warnings, confidence"): coercion into normalized_payload,
+// validation errors (what blocks an import), warnings (gaps worth a look), confidence exactly as
+// defined there, the PATCH payload's limits and the merge of a reviewer's edits.
 import { describe, expect, it } from 'vitest';
 import {
   assessPayload,

@@ -4,9 +4,9 @@
 // is stored of it (a view once per session and finder, also in one batch and concurrently;
 // views without a session dropped; location ids the finder does not show dropped; at most
 // 600 events an hour per IP and finder, in the process and through Redis) and
-// GET /finders/{id}/analytics (the report of decisions §6: totals, unique sessions, every UTC
-// day of the window, top searches and locations with current titles; access like every finder
-// route; days 1..90).
+// GET /finders/{id}/analytics (the report: totals, unique sessions, every UTC day of the window,
+// top searches and locations with current titles; access like every finder route; days 1..90;
+// docs/api.md, Widget analytics).
 import { randomInt, randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

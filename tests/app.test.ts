@@ -1,4 +1,5 @@
-// The app's frame: health, docs, error bodies of decisions §2, request ids, CORS and logs.
+// The app's frame (docs/api.md, Frame): health, docs, error bodies (docs/api.md, Errors), request
+// ids, CORS and logs.
 
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -255,7 +255,7 @@ describe('the auth:api and auth_session checks', () => {
     expect((await me(bearer(unknownSession))).statusCode).toBe(401);
   });
 
-  describe('claims of spec §5.1, each required with its type', () => {
+  describe('the six registered claims, each required with its type', () => {
     /** The claims of a live session's token, changed by `change`, signed with the right secret. */
     async function resigned(change: (claims: Record<string, unknown>) => void): Promise<string> {
       const user = await createUser(ctx.deps);

@@ -1,6 +1,6 @@
-// The pure mapping of Paddle subscriptions and events onto the user's billing state
-// (decisions §7): status, tier by price, trial end, the paddle_* fields, which event types act,
-// and which subscription may replace the current one.
+// The pure mapping of Paddle subscriptions and events onto the user's billing state (docs/api.md,
+// "The webhook: POST /api/webhooks/paddle"): status, tier by price, trial end, the paddle_* fields,
+// which event types act, and which subscription may replace the current one.
 import { describe, expect, it } from 'vitest';
 import type { PaddleSubscription } from '../src/modules/billing/paddle.client.ts';
 import {

@@ -1,6 +1,6 @@
-// The Paddle-Signature check (decisions §7), as a pure function: a known answer published in
-// Paddle's own SDK tests, rotation with several h1 values, the five-minute window both ways,
-// and every malformed header refused with its reason.
+// The Paddle-Signature check (docs/api.md, "The webhook: POST /api/webhooks/paddle"), as a pure
+// function: a known answer published in Paddle's own SDK tests, rotation with several h1 values,
+// the five-minute window both ways, and every malformed header refused with its reason.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {

@@ -19,7 +19,7 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
-  it('applies the defaults of decisions §1', () => {
+  it('applies the documented defaults', () => {
     const config = loadConfig({ DATA_DIR: tempDataDir(), ...secrets });
     expect(config.port).toBe(3000);
     expect(config.host).toBe('127.0.0.1');

@@ -1,8 +1,8 @@
-// GET /api/ext/finders/details/{key}: the widget payload (src/widget/types.ts) through HTTP:
-// its content (own + backing map + the map's sets' locations, each once, with tags, sets and
-// custom values), the origin rules of decisions §6, CORS, 404/422, a build whose number of
-// queries does not grow with the number of locations, and the order of thousands of locations
-// built on two connections.
+// GET /api/ext/finders/details/{key}: the widget payload (src/widget/types.ts;
+// docs/api.md, Widget payload) through HTTP: its content (own + backing map + the map's sets'
+// locations, each once, with tags, sets and custom values), the origin rules
+// (docs/api.md, Finders), CORS, 404/422, a build whose number of queries does not grow with the
+// number of locations, and the order of thousands of locations built on two connections.
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,7 +189,7 @@ describe('the payload', () => {
   });
 });
 
-describe('origin rules (decisions §6)', () => {
+describe('origin rules', () => {
   const rules = ['https://shop.example', 'partner.example', '*.brand.example', 'localhost:8080'];
   let token: string;
   beforeAll(async () => {

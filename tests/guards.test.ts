@@ -1,5 +1,5 @@
-// The role:admin and subscription_tier:<tier> guards (spec §5.7-5.8, decisions §3), through
-// HTTP on probe routes, over a table of role/status/tier cases.
+// The role:admin and subscription_tier:<tier> guards (docs/api.md, Authentication and Guards),
+// through HTTP on probe routes, over a table of role/status/tier cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../src/modules/users/users.table.ts';
 import { requireRole, requireTier } from '../src/plugins/guards.ts';

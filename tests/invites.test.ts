@@ -1,5 +1,5 @@
-// Invites (decisions §3): POST /invite/send mails a link through a real SMTP server, and
-// GET/POST /register/{token} turn it into an account that is a member of the workspace.
+// Invites (docs/api.md, Invites and mail): POST /invite/send mails a link through a real SMTP
+// server, and GET/POST /register/{token} turn it into an account that is a member of the workspace.
 import { count, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

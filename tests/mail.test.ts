@@ -1,5 +1,5 @@
-// The Mailer (decisions §1): over SMTP_URL to a real SMTP server, and without it, one .eml
-// file per message under DATA_DIR/mail with a log line that never holds the body.
+// The Mailer (docs/api.md, Invites and mail): over SMTP_URL to a real SMTP server, and without it,
+// one .eml file per message under DATA_DIR/mail with a log line that never holds the body.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';

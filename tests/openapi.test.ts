@@ -86,10 +86,10 @@ function servedRoutes(tree: string): string[] {
 }
 
 /**
- * Redocly's own list of accepted problems (its lint-ignore file), beside the linted file: the
- * contract's `/finders/token/{token}` (docs/api.md, Frame) and the routes under
- * `/finders/{id}/` have the same shape to no-ambiguous-paths, which compares templates only.
- * They cannot meet: an id is an integer, and Fastify matches the static `token` segment first.
+ * Redocly's own list of accepted problems (its lint-ignore file), beside the linted file
+ * (docs/api.md, Frame): `/finders/token/{token}` and the routes under `/finders/{id}/` have the
+ * same shape to no-ambiguous-paths, which compares templates only. They cannot meet: an id is an
+ * integer, and Fastify matches the static `token` segment first.
  */
 const LINT_IGNORE = `openapi.json:
   no-ambiguous-paths:

@@ -1,6 +1,6 @@
-// The widget's origin rules of decisions §6 as a table: exact origins, bare hosts (any scheme),
-// `*.` subdomains at any depth but not the bare domain, Origin before Referer, and refusal when
-// a list exists and no origin is given.
+// The widget's origin rules (docs/api.md, Finders) as a table: exact origins, bare hosts (any
+// scheme), `*.` subdomains at any depth but not the bare domain, Origin before Referer, and refusal
+// when a list exists and no origin is given.
 import { describe, expect, it } from 'vitest';
 import { finderAllowsOrigin } from '../src/lib/origin-rules.ts';
 import { isOriginAllowed, type OriginRule, parseOriginRule, requestOrigin } from '../src/lib/origins.ts';

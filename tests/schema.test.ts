@@ -1,5 +1,6 @@
-// The data model as PostgreSQL holds it: every foreign key indexed, the delete rules of the
-// spec, the uniqueness rules, CHECK constraints and the generated CSV matching key.
+// The data model as PostgreSQL holds it: every foreign key indexed, the delete rules (what each
+// DELETE removes and keeps; docs/api.md, Routes), the uniqueness rules, CHECK constraints and the
+// generated CSV matching key (docs/api.md, Data model notes).
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';

@@ -1,5 +1,5 @@
-// The development defaults' secrets (decisions §1): outside production, a JWT_SECRET and an
-// APP_KEY that are not set are generated once into `<DATA_DIR>/secrets.json`, next to the
+// The development defaults' secrets (README.md, Configuration): outside production, a JWT_SECRET
+// and an APP_KEY that are not set are generated once into `<DATA_DIR>/secrets.json`, next to the
 // embedded PostgreSQL's data, so restarts keep tokens and encrypted keys valid.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

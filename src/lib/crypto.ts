@@ -38,8 +38,8 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 }
 
 /**
- * Secrets at rest (provider API keys, TOTP secrets): AES-256-CBC as the spec says, with a
- * random IV and an HMAC-SHA256 over iv+ciphertext (encrypt-then-MAC) so a tampered value is
+ * Secrets at rest (provider API keys, TOTP secrets; docs/api.md, Secrets at rest): AES-256-CBC with
+ * a random IV and an HMAC-SHA256 over iv+ciphertext (encrypt-then-MAC) so a tampered value is
  * refused instead of decrypting to garbage. Encryption and MAC keys are derived from APP_KEY.
  * Format: base64url(iv).base64url(ciphertext).base64url(mac)
  */

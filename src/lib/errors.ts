@@ -1,5 +1,6 @@
-// The error vocabulary of decisions.md §2. Services throw AppErrors made by module factories;
-// the one error handler (src/plugins/error-handler.ts) turns them into response bodies.
+// The error vocabulary (docs/api.md, Conventions and Errors). Services throw AppErrors made by
+// module factories; the one error handler (src/plugins/error-handler.ts) turns them into response
+// bodies.
 export type ErrorCode =
   | 'bad_request'
   | 'validation_failed'

@@ -1,5 +1,5 @@
-// What kind of image an upload is, judged by its first bytes only (decisions §5): a name or a
-// declared Content-Type says nothing about the bytes that will be served from the CDN.
+// What kind of image an upload is, judged by its first bytes only (docs/api.md, Storage and CDN): a
+// name or a declared Content-Type says nothing about the bytes that will be served from the CDN.
 export interface ImageType {
   ext: 'jpg' | 'png';
   contentType: 'image/jpeg' | 'image/png';

@@ -1,6 +1,6 @@
-// Counters that throttle guessing (passwords, second-factor codes): in Redis when REDIS_URL is
-// set, so every process shares them, otherwise in this process (decisions §1). When Redis is
-// down or frozen the counters fall back to this process (src/lib/redis.ts) and logins go on.
+// Counters that throttle guessing (passwords, second-factor codes): in Redis when REDIS_URL is set,
+// so every process shares them, otherwise in this process (docs/api.md, Redis). When Redis is down
+// or frozen the counters fall back to this process (src/lib/redis.ts) and logins go on.
 //
 // Reservation, not "check, verify, then count": an attempt is counted *before* anything is
 // checked, in the same atomic step that decides whether it may go ahead (one Lua script in

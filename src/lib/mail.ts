@@ -1,6 +1,6 @@
-// Outgoing mail (decisions §1): nodemailer over SMTP_URL; without it, each message is rendered
-// as one RFC 822 `.eml` file under `<DATA_DIR>/mail/` and logged by recipient and subject. The
-// body is never logged: it carries login codes and invite links.
+// Outgoing mail (docs/api.md, Invites and mail): nodemailer over SMTP_URL; without it, each message
+// is rendered as one RFC 822 `.eml` file under `<DATA_DIR>/mail/` and logged by recipient and
+// subject. The body is never logged: it carries login codes and invite links.
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -26,6 +26,6 @@ export function requestOrigin(headers: { origin?: string; referer?: string }): s
   return undefined;
 }
 
-/** 403 of every public finder route whose caller's origin is not listed (decisions §6). */
+/** 403 of every public finder route whose caller's origin is not listed (docs/api.md, Finders). */
 export const createOriginNotAllowedError = () =>
   createForbiddenError('This website is not allowed to use this finder.');

@@ -1,6 +1,6 @@
-// Optional paging of list endpoints (decisions §5): lists stay plain arrays; with `limit` or
-// `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole list
-// (sendList in lib/http.ts). No HTTP here: repositories use this file.
+// Optional paging of list endpoints (docs/api.md, Conventions: Lists): lists stay plain arrays;
+// with `limit` or `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole
+// list (sendList in lib/http.ts). No HTTP here: repositories use this file.
 import { and, asc, count, gt, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';

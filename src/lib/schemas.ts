@@ -42,7 +42,7 @@ export const idParamsSchema = z.object({ id: idSchema });
 /** OpenAPI security requirement of AUTH routes (the bearerAuth scheme declared in app.ts). */
 export const bearerSecurity = [{ bearerAuth: [] }];
 
-/** Bodies of error responses, for the OpenAPI document (decisions §2). */
+/** Bodies of error responses, for the OpenAPI document (docs/api.md, Errors). */
 export const errorResponseSchema = z.object({
   message: z.string(),
   code: z.string(),

@@ -1,4 +1,4 @@
-// Slugs of tag names (spec §2: lowercase, hyphenated), used by refinements and the widget filter.
+// Slugs of tag names (docs/api.md, Tags), used by refinements and the widget filter.
 
 /** "Drive-Thru & Café" -> "drive-thru-cafe". Never empty: a name with no letters or digits gives "tag". */
 export function slugify(name: string): string {

@@ -1,5 +1,6 @@
-// TOTP (RFC 6238) through otpauth, with the parameters of decisions §4: SHA-1, 6 digits, 30 s
-// steps, one step of drift either way. Callers refuse a step already used (replay).
+// TOTP (RFC 6238) through otpauth: SHA-1, 6 digits, 30 s steps, one step of drift either way
+// (docs/api.md, "Second factor and the login challenge"). Callers refuse a step already used
+// (replay).
 import { Secret, TOTP } from 'otpauth';
 
 export const TOTP_PERIOD_SECONDS = 30;

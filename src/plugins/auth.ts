@@ -1,6 +1,7 @@
-// The three checks of AUTH endpoints (spec §5): `auth:api` (a valid HS256 bearer token),
-// `auth_session` (its session row is live, decisions §4) and `audit` (one audit row per
-// state-changing request). Route plugins opt in with `app.addHook('onRequest', app.authenticate)`.
+// The three checks of AUTH endpoints (docs/api.md, Conventions: Access): `auth:api` (a valid HS256
+// bearer token), `auth_session` (its session row is live; docs/api.md, Tokens and sessions) and
+// `audit` (one audit row per state-changing request). Route plugins opt in with
+// `app.addHook('onRequest', app.authenticate)`.
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

@@ -1,4 +1,4 @@
-// The one place errors become responses (decisions §2): AppErrors, zod validation failures,
+// The one place errors become responses (docs/api.md, Errors): AppErrors, zod validation failures,
 // a database that cannot be reached (503), database errors a client can provoke (unique violations, characters PostgreSQL cannot
 // store), Fastify's own errors (malformed JSON, bad URLs, 413, 415, 429) and everything else
 // as a 500 whose stack goes to the log only. Requests Fastify never routes get the same body:
@@ -28,7 +28,7 @@ import { StorageError } from '../lib/storage/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Status of a validation failure on this route: 422 unless the spec says otherwise (maps: 400). */
+    /** Status of a validation failure on this route: 422, except 400 for map bodies (docs/api.md, Maps). */
     validationStatus?: 400 | 422;
   }
 }
@@ -284,7 +284,7 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 }
 
-/** Statuses any route may answer with the error body of decisions §2. */
+/** Statuses any route may answer with the error body (docs/api.md, Errors). */
 const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503] as const;
 
 /**

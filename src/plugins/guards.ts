@@ -1,5 +1,5 @@
-// `role:<role>` and `subscription_tier:<tier>` checks (spec §5.7-5.8, decisions §3), used as
-// preHandlers after `authenticate`.
+// `role:<role>` and `subscription_tier:<tier>` checks (docs/api.md, Authentication and Guards),
+// used as preHandlers after `authenticate`.
 import type { FastifyRequest } from 'fastify';
 import { createForbiddenError, createTierRequiredError } from '../lib/errors.ts';
 import type { SubscriptionTier, UserRole, UserRow } from '../modules/users/users.table.ts';
@@ -12,11 +12,14 @@ export function requireRole(...roles: UserRole[]) {
   };
 }
 
-/** Ranks of spec §5.8; any tier not named here (free, custom) ranks 0. */
+/** Tier ranks (docs/api.md, Authentication); any tier not named here (free, custom) ranks 0. */
 const tierRanks: Partial<Record<SubscriptionTier, number>> = { none: 0, bronze: 1, premium: 2 };
 export const tierRank = (tier: string) => tierRanks[tier as SubscriptionTier] ?? 0;
 
-/** Decisions §3: active or past_due, or trialing with a trial that has not ended. */
+/**
+ * Paid: active or past_due, or trialing with a trial that has not ended (docs/api.md,
+ * Subscription status and tier).
+ */
 export function hasPaidSubscription(user: UserRow, now = new Date()): boolean {
   switch (user.subscriptionStatus) {
     case 'active':

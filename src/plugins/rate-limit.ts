@@ -27,8 +27,8 @@ export function sharedRateLimit(app: FastifyInstance, limit: SharedRateLimit): o
   }) as onRequestAsyncHookHandler;
 }
 
-/** Spec §8: 30 a minute per IP across GET /mapping/autocomplete and GET /mapping/places. */
+/** 30 a minute per IP across GET /mapping/autocomplete and GET /mapping/places (docs/api.md, Limits). */
 export const PLACE_SEARCH_LIMIT: SharedRateLimit = { name: 'places', max: 30, timeWindowMs: 60_000 };
 
-/** Decisions §6: 120 a minute per IP for POST /analytics. */
+/** 120 a minute per IP for POST /analytics (docs/api.md, Widget analytics). */
 export const ANALYTICS_LIMIT: SharedRateLimit = { name: 'analytics', max: 120, timeWindowMs: 60_000 };

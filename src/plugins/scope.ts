@@ -1,5 +1,5 @@
 // How a workspace-content route plugin is mounted: for members at /x and for admins at /admin/x
-// (decisions §5, §8). The same plugin runs with a different actor and guard, so the admin area
+// (docs/api.md, Routes). The same plugin runs with a different actor and guard, so the admin area
 // cannot drift from what members see. Who may reach which rows is decided in the data layer
 // (src/modules/workspaces/workspaces.access.ts); this file only says who the request acts for.
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';

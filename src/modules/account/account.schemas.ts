@@ -1,4 +1,5 @@
-// Bodies of PUT /me and DELETE /me (spec §4, decisions §3). Field rules are register's.
+// Bodies of PUT /me and DELETE /me (docs/api.md, "Account: sessions, PUT /me, DELETE /me").
+// Field rules are register's.
 
 import { z } from 'zod';
 import { nameSchema } from '../../lib/schemas.ts';

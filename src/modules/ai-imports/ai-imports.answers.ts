@@ -1,7 +1,6 @@
-// The guided `answers` of an AI import (spec §4, AI location imports): their zod schema with
-// the spec's limits, and the location-count range of decisions §6 (`N`, `N-M`, `N+`) that
-// becomes the drafting target. Messages name the field; the error handler files them under
-// `answers.<field>`.
+// The guided `answers` of an AI import (docs/api.md, Answers): their zod schema with their limits,
+// and the location-count range (`N`, `N-M`, `N+`) that becomes the drafting target. Messages name
+// the field; the error handler files them under `answers.<field>`.
 import { z } from 'zod';
 import { createFieldError } from '../../lib/errors.ts';
 import type { AiImportSourceAnswers } from './ai-imports.table.ts';

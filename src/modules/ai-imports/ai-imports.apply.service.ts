@@ -1,12 +1,12 @@
-// POST /ai-location-imports/{id}/import (spec §3, §4, §8; decisions §6): applies a draft batch
-// inside the request, within the 300 s budget. First, outside any transaction, the items to
-// apply are planned and those without coordinates geocoded (GEOCODER; ROOFTOP and
+// POST /ai-location-imports/{id}/import (docs/api.md, "AI import: routes and lifecycle"): applies a
+// draft batch inside the request, within the 300 s budget. First, outside any transaction, the
+// items to apply are planned and those without coordinates geocoded (GEOCODER; ROOFTOP and
 // RANGE_INTERPOLATED kept; a bounded number of calls in flight and a deadline). Then one
-// transaction, with the batch locked and the plan made again from the items as they are now
-// (a PATCH may have landed meanwhile): the locations, their tags and custom values are written
-// by the CSV import's staging and set-based statements (no statement per item), the written
-// locations join the finder's backing map, items become imported or failed, the batch imported,
-// and a completed `ai_location_import_apply` process records what happened, with its events.
+// transaction, with the batch locked and the plan made again from the items as they are now (a
+// PATCH may have landed meanwhile): the locations, their tags and custom values are written by the
+// CSV import's staging and set-based statements (no statement per item), the written locations join
+// the finder's backing map, items become imported or failed, the batch imported, and a completed
+// `ai_location_import_apply` process records what happened, with its events.
 
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -44,7 +44,10 @@ import { BATCH_RELATED_TYPE } from './ai-imports.service.ts';
 export const APPLY_PROCESS_TYPE = 'ai_location_import_apply';
 /** Geocoder calls in flight at once. */
 export const GEOCODE_CONCURRENCY = 16;
-/** Spec §8 gives the apply 300 s; geocoding stops after this, leaving time for the writes. */
+/**
+ * The apply is meant to finish within 300 s (docs/api.md, Limits); geocoding stops after this,
+ * leaving time for the writes.
+ */
 export const GEOCODE_BUDGET_MS = 240_000;
 
 interface ApplyServiceDeps {

@@ -1,7 +1,8 @@
-// The rules of applying a batch (spec §3 item transitions, §4 import rules; decisions §6), with
-// no I/O: which items are applied, which fail, how an item becomes a row of the CSV import's
-// staging table (so the writes are the CSV import's set-based statements), how its custom
-// fields meet the workspace's definitions, and which geocoder answers are kept.
+// The rules of applying a batch (docs/api.md, AI import item status and
+// "AI import: routes and lifecycle"), with no I/O: which items are applied, which fail, how an item
+// becomes a row of the CSV import's staging table (so the writes are the CSV import's set-based
+// statements), how its custom fields meet the workspace's definitions, and which geocoder answers
+// are kept.
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
 import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
@@ -14,7 +15,10 @@ import type {
   AiImportValidationError,
 } from './ai-imports.table.ts';
 
-/** Decisions §6: only these geocoder precisions set a location's coordinates. */
+/**
+ * Only these geocoder precisions set a location's coordinates
+ * (docs/api.md, "AI import: routes and lifecycle").
+ */
 export const ACCEPTED_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RANGE_INTERPOLATED'];
 
 /**
@@ -134,10 +138,10 @@ export function locationRowOf(
 }
 
 /**
- * What an import does with each item (spec §3): pending_review and approved items that pass
- * validation are applied (the pending ones approved on the way); an approved item that does not
- * pass, or whose custom values the workspace refuses, fails; pending_review items with errors
- * stay as they are, and rejected ones are left out.
+ * What an import does with each item (docs/api.md, AI import item status): pending_review and
+ * approved items that pass validation are applied (the pending ones approved on the way); an
+ * approved item that does not pass, or whose custom values the workspace refuses, fails;
+ * pending_review items with errors stay as they are, and rejected ones are left out.
  */
 export function planApply(
   items: readonly AiImportItemRow[],

@@ -1,7 +1,7 @@
-// The built-in drafting model (decisions §6, `model_name: "builtin-parser"`): used without an
-// OpenAI key. It reads the lists pasted into `source_notes` and `example_locations` (one
-// location per line, per block or per table row) and drafts one location per entry. It is
-// deterministic and invents nothing: what is not in the text stays null.
+// The built-in drafting model, `model_name: "builtin-parser"` (docs/api.md, Models and
+// "The built-in parser"): used without an OpenAI key. It reads the lists pasted into `source_notes`
+// and `example_locations` (one location per line, per block or per table row) and drafts one
+// location per entry. It is deterministic and invents nothing: what is not in the text stays null.
 import { MAX_DRAFTED_LOCATIONS } from './ai-imports.answers.ts';
 import { countryInScope } from './ai-imports.builtin-address.ts';
 import { type DraftedLocation, parseEntry } from './ai-imports.builtin-entry.ts';

@@ -1,7 +1,10 @@
 // Errors of the AI import module.
 import { createConflictError, createFieldError, createNotFoundError } from '../../lib/errors.ts';
 
-/** Another user's batch, a discarded one and a missing one answer alike (decisions §2). */
+/**
+ * Another user's batch, a discarded one and a missing one answer alike
+ * (docs/api.md, "AI import: routes and lifecycle").
+ */
 export const createAiImportBatchNotFoundError = () => createNotFoundError('AI import batch not found.');
 
 export const createAiImportItemNotFoundError = () => createNotFoundError('AI import item not found.');
@@ -9,11 +12,14 @@ export const createAiImportItemNotFoundError = () => createNotFoundError('AI imp
 export const createFinderNotInWorkspaceError = () =>
   createFieldError('finder_id', 'The selected finder does not belong to this workspace.');
 
-/** Spec §3: approving needs an item without validation errors (422). */
+/** Approving needs an item without validation errors, else 422 (docs/api.md, AI import item status). */
 export const createItemHasValidationErrorsError = () =>
   createFieldError('status', 'The item has validation errors and cannot be approved; fix its payload first.');
 
-/** Spec §3: importing needs at least one valid pending or approved item (422). */
+/**
+ * Importing needs at least one valid pending or approved item, else 422
+ * (docs/api.md, AI import batch status).
+ */
 export const createNoValidItemsError = () =>
   createFieldError(
     'items',

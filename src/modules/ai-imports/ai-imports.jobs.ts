@@ -1,9 +1,10 @@
-// The worker's side of AI imports: `ai-imports.generate` drafts a batch's items (decisions §6).
-// The process moves pending -> running -> waiting_review (or failed, or cancelled) through the
-// processes service. Safe to run twice: the run claims its process only while it is pending
-// (or left running by a dead worker) and this job is its latest dispatch; the items replace any
-// earlier draft in the same transaction that moves the process on, which only happens while the
-// process is still this run's. A cancel is noticed within a second and aborts the model call.
+// The worker's side of AI imports (docs/api.md, "AI import: routes and lifecycle"):
+// `ai-imports.generate` drafts a batch's items. The process moves pending -> running ->
+// waiting_review (or failed, or cancelled) through the processes service. Safe to run twice: the
+// run claims its process only while it is pending (or left running by a dead worker) and this job
+// is its latest dispatch; the items replace any earlier draft in the same transaction that moves
+// the process on, which only happens while the process is still this run's. A cancel is noticed
+// within a second and aborts the model call.
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import type { JobContext, JobPayload } from '../../jobs/jobs.ts';
@@ -15,7 +16,7 @@ import type { Draft, DraftingModel } from './ai-imports.model.ts';
 import { normalizeItems } from './ai-imports.normalize.ts';
 import type { AiImportsRepository } from './ai-imports.repository.ts';
 
-/** Spec §8: the model call may take at most 90 seconds (the openai client enforces it too). */
+/** The model call may take at most 90 seconds (docs/api.md, Limits); the openai client enforces it too. */
 export const GENERATE_TIMEOUT_MS = 90_000;
 
 interface AiImportJobsDeps {
@@ -96,7 +97,8 @@ export function createAiImportJobs({ db, repository, processes, model, stopping,
           : error instanceof UpstreamError
             ? `The model call failed: ${detail}`
             : `Drafting failed: ${detail}`;
-        // Spec §3: a failed model call fails the process (retryable by POST /processes/{id}/retry).
+        // A failed model call fails the process, retryable by POST /processes/{id}/retry
+        // (docs/api.md, Process status).
         await processes.change(
           stillRunning,
           {

@@ -1,7 +1,8 @@
-// The rules of a drafted location (spec §2 AI import item, §4 PATCH payload): turning what a
-// model produced into a normalized_payload, its validation errors, its warnings and its
-// confidence. Errors and warnings are a pure function of the payload (plus, for duplicates, the
-// other payloads of the batch), so a PATCH recomputes exactly what drafting computed.
+// The rules of a drafted location, turning what a model produced into a normalized_payload, its
+// validation errors, its warnings and its confidence
+// (docs/api.md, "Items: normalisation, validation, warnings, confidence"). Errors and warnings are
+// a pure function of the payload (plus, for duplicates, the other payloads of the batch), so a
+// PATCH recomputes exactly what drafting computed.
 import { z } from 'zod';
 import { normalizeWebsite, WEBSITE_MESSAGE } from '../locations/locations.rules.ts';
 import type {
@@ -10,7 +11,7 @@ import type {
   AiImportValidationError,
 } from './ai-imports.table.ts';
 
-/** Text fields of the payload and their limits (spec §4, PATCH payload). */
+/** Text fields of the payload and their limits (docs/api.md, AI location import routes). */
 export const PAYLOAD_TEXT_LIMITS = {
   name: 255,
   address: 255,
@@ -29,9 +30,9 @@ export const TAG_MAX_LENGTH = 80;
 export const MAX_TAGS = 200;
 
 /**
- * custom_fields has no email slot of its own in the payload (spec §2), while a location does:
- * a drafted email is kept under this key and checked as an address; applying the item writes
- * it to the location's `email`.
+ * custom_fields has no email slot of its own in the payload, while a location does: a drafted email
+ * is kept under this key and checked as an address; applying the item writes it to the location's
+ * `email` (docs/api.md, "Items: normalisation, validation, warnings, confidence").
  */
 export const EMAIL_CUSTOM_FIELD = 'email';
 
@@ -143,9 +144,10 @@ function coordinateError(field: 'lat' | 'lng', value: number | null): AiImportVa
 }
 
 /**
- * Why this payload cannot become a location: a location needs a name and an address; text
- * within the spec's limits; a website that is an http(s) URL; coordinates in range and in
- * pairs; tags of 1-80 characters; custom_fields an object with a valid `email` if it has one.
+ * Why this payload cannot become a location: a location needs a name and an address; text within
+ * the payload's limits; a website that is an http(s) URL; coordinates in range and in pairs; tags
+ * of 1-80 characters; custom_fields an object with a valid `email` if it has one
+ * (docs/api.md, "Items: normalisation, validation, warnings, confidence").
  */
 export function validatePayload(payload: AiImportLocationPayload): AiImportValidationError[] {
   const errors: AiImportValidationError[] = [];
@@ -224,7 +226,10 @@ export function payloadWarnings(payload: AiImportLocationPayload): string[] {
   return warnings;
 }
 
-/** Spec §2: low with validation errors; high with 6+ core fields and at most 1 warning; else medium. */
+/**
+ * Low with validation errors; high with 6+ core fields and at most 1 warning; else medium
+ * (docs/api.md, AI import item).
+ */
 export function confidenceOf(
   payload: AiImportLocationPayload,
   warnings: readonly string[],
@@ -304,10 +309,11 @@ const patchCoordinate = (field: 'lat' | 'lng', limit: number) =>
     .optional();
 
 /**
- * The `payload` of PATCH /ai-location-imports/{batchId}/items/{itemId} (spec §4): every field
- * optional, null (or "") clears it. A value that breaks a limit is a 422 on the request; the
- * merged payload is then judged by validatePayload (a missing name or address is an item error,
- * not a 422, so a reviewer can save work in progress).
+ * The `payload` of PATCH /ai-location-imports/{batchId}/items/{itemId}: every field optional, null
+ * (or "") clears it (docs/api.md, "Items: normalisation, validation, warnings, confidence"). A
+ * value that breaks a limit is a 422 on the request; the merged payload is then judged by
+ * validatePayload (a missing name or address is an item error, not a 422, so a reviewer can save
+ * work in progress).
  */
 export const payloadPatchSchema = z.strictObject(
   {
@@ -354,10 +360,10 @@ export const payloadPatchSchema = z.strictObject(
 export type PayloadPatch = z.infer<typeof payloadPatchSchema>;
 
 /**
- * A reviewer's edits over the drafted payload ("merged over normalized_payload", spec §4): each
- * given key replaces the drafted value, except custom_fields, merged key by key with null
- * removing a key (as a location's custom fields are updated). The result is what validation,
- * confidence and the import see.
+ * A reviewer's edits merged over the drafted payload: each given key replaces the drafted value,
+ * except custom_fields, merged key by key with null removing a key (as a location's custom fields
+ * are updated). The result is what validation, confidence and the import see
+ * (docs/api.md, "Items: normalisation, validation, warnings, confidence").
  */
 export function mergePayload(
   base: AiImportLocationPayload,

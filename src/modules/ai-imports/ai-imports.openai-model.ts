@@ -1,7 +1,7 @@
-// The `openai` drafting model (decisions §6): one Chat Completions call with a strict JSON
-// schema response, the answers turned into a prompt, and the reply checked before anyone trusts
-// it. One attempt per call (the job retries, not the client); bounded by a timeout and by the
-// caller's signal. Every failure is an UpstreamError of service "openai".
+// The `openai` drafting model (docs/api.md, "The `openai` client"): one Chat Completions call with
+// a strict JSON schema response, the answers turned into a prompt, and the reply checked before
+// anyone trusts it. One attempt per call (the job retries, not the client); bounded by a timeout
+// and by the caller's signal. Every failure is an UpstreamError of service "openai".
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import type { AiImportSourceAnswers, AiImportUsageMetadata } from './ai-imports.
 
 /** Changed whenever the prompt or the schema changes. */
 export const OPENAI_PROMPT_VERSION = '2026-11-23';
-/** Spec §8: the model call may take at most 90 seconds. */
+/** The model call may take at most 90 seconds (docs/api.md, Limits). */
 export const MODEL_TIMEOUT_MS = 90_000;
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const SERVICE = 'openai';

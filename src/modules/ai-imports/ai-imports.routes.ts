@@ -1,6 +1,6 @@
-// /ai-location-imports (spec §4 AI location imports): the caller's own batches. Starting one
-// needs the workspace's owner; every batch route answers 404 for anyone else's batch. And
-// /admin/ai-logs: batches with their model usage, for admins.
+// /ai-location-imports (docs/api.md, "AI import: routes and lifecycle"): the caller's own batches.
+// Starting one needs the workspace's owner; every batch route answers 404 for anyone else's batch.
+// And /admin/ai-logs: batches with their model usage, for admins.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';

@@ -1,5 +1,6 @@
-// Request and response shapes of /ai-location-imports and /admin/ai-logs (spec §2 AI import
-// batch and item, §4 AI location imports), and the mapping from rows to them.
+// Request and response shapes of /ai-location-imports and /admin/ai-logs
+// (docs/api.md, AI import batch, AI import item and "AI import: routes and lifecycle"), and the
+// mapping from rows to them.
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
 import { bodyIdSchema, idSchema, queryIdSchema } from '../../lib/schemas.ts';
@@ -14,7 +15,7 @@ import {
   aiImportItemStatuses,
 } from './ai-imports.table.ts';
 
-/** Spec §4 and §8: the list holds at most 20 batches. */
+/** The list holds at most 20 batches (docs/api.md, Limits). */
 export const BATCH_LIST_SIZE = 20;
 export const DEFAULT_AI_LOGS_PAGE_SIZE = 50;
 
@@ -29,7 +30,7 @@ export const listBatchesQuerySchema = z.object({ workspace_id: queryIdSchema('wo
 
 export const itemParamsSchema = z.object({ id: idSchema, itemId: idSchema });
 
-/** What a reviewer may set (spec §3); imported and failed are the import's to set. */
+/** What a reviewer may set (docs/api.md, AI import item status); the import sets imported and failed. */
 export const reviewStatuses = ['pending_review', 'approved', 'rejected'] as const;
 
 export const patchItemBodySchema = z

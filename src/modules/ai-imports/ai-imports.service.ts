@@ -1,8 +1,8 @@
-// The rules of AI import batches (spec §3, §4; decisions §5, §6) apart from applying them
-// (ai-imports.apply.service.ts): starting one (owner only; batch, generate process and job in
-// one transaction), listing and showing the caller's own, reviewing items (PATCH: merge, status,
-// errors/warnings/confidence recomputed for the whole batch, counts in sync), discarding, and
-// the admins' usage log.
+// The rules of AI import batches (docs/api.md, "AI import: routes and lifecycle") apart from
+// applying them (ai-imports.apply.service.ts): starting one (owner only; batch, generate process
+// and job in one transaction), listing and showing the caller's own, reviewing items (PATCH: merge,
+// status, errors/warnings/confidence recomputed for the whole batch, counts in sync), discarding,
+// and the admins' usage log.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -51,7 +51,8 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 export function createAiImportsService({ db, repository, processes, jobs, model }: AiImportsServiceDeps) {
   async function create(actor: Actor, body: CreateBatchBody): Promise<CreateBatchResponse> {
-    // decisions §5: starting AI imports needs the owner (members get 403, strangers 404).
+    // Starting AI imports needs the workspace's owner: members get 403, strangers 404
+    // (docs/api.md, "AI import: routes and lifecycle").
     await assertWorkspaceAccess(db, actor, body.workspace_id, { owner: true });
     const finderId = body.finder_id ?? null;
     if (finderId !== null && !(await repository.finderInWorkspace(finderId, body.workspace_id))) {
@@ -101,7 +102,8 @@ export function createAiImportsService({ db, repository, processes, jobs, model 
       // In the same transaction: the job exists only if the batch and process do.
       await jobs.send(queue, { process_id: processId }, { tx, id: jobId });
       return {
-        // Spec §3: the create response shows `queued`; the process itself is `pending`.
+        // The create response shows `queued`; the process itself is `pending` (docs/api.md,
+        // Process status).
         process: { id: processId, type: GENERATE_PROCESS_TYPE, status: 'queued' },
         batch: { id: batch.id, status: batch.status, total_items: batch.totalItems },
         next_action: 'watch_process' as const,

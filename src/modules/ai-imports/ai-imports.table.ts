@@ -21,7 +21,7 @@ export type AiImportItemStatus = (typeof aiImportItemStatuses)[number];
 export const aiImportConfidences = ['high', 'medium', 'low'] as const;
 export type AiImportConfidence = (typeof aiImportConfidences)[number];
 
-/** The submitted `answers` object, stored as received (spec §4, AI location imports). */
+/** The submitted `answers` object, stored as received (docs/api.md, Answers). */
 export interface AiImportSourceAnswers {
   brand_name?: string;
   business_type: string;
@@ -41,7 +41,7 @@ export interface AiImportUsageMetadata {
   total_token_count: number;
 }
 
-/** A drafted location, in the snake_case shape the API returns (spec §2, AI import item). */
+/** A drafted location, in the snake_case shape the API returns (docs/api.md, AI import item). */
 export interface AiImportLocationPayload {
   name: string | null;
   address: string | null;

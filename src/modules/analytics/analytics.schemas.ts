@@ -1,10 +1,10 @@
 // Request and response shapes of POST /analytics (the widget's events) and
-// GET /finders/{id}/analytics (the report of decisions §6).
+// GET /finders/{id}/analytics (the report; docs/api.md, Widget analytics).
 import { z } from 'zod';
 import { bodyIdSchema } from '../../lib/schemas.ts';
 import { analyticsEventTypes } from './analytics.table.ts';
 
-/** Decisions §6: at most 100 events per request (the widget sends batches of up to 100). */
+/** At most 100 events per request, the widget's largest batch (docs/api.md, Widget analytics). */
 export const MAX_EVENTS_PER_REQUEST = 100;
 export const MAX_QUERY_LENGTH = 200;
 export const MAX_SESSION_ID_LENGTH = 64;
@@ -44,7 +44,7 @@ export const analyticsBodySchema = z.object({
 
 export const analyticsReceivedSchema = z.object({ received: z.number().int() });
 
-/** Decisions §6 / spec §8: default 30 days, 1..90. */
+/** Default 30 days, 1..90 (docs/api.md, Widget analytics). */
 export const analyticsReportQuerySchema = z.object({
   days: z.coerce
     .number({ error: 'The days must be an integer.' })

@@ -1,4 +1,5 @@
-// GET /admin/audit-logs: what the `audit` check recorded, for admins (decisions §4 and §8).
+// GET /admin/audit-logs: what the `audit` check recorded, for admins (docs/api.md, Audit and
+// "Admin: users and audit logs").
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

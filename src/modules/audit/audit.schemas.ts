@@ -1,4 +1,4 @@
-// Query and output of GET /admin/audit-logs (decisions §4 and §8).
+// Query and output of GET /admin/audit-logs (docs/api.md, "Admin: users and audit logs").
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
 import { queryIdSchema } from '../../lib/schemas.ts';

@@ -1,4 +1,4 @@
-// One row per state-changing authenticated request (decisions §4). Kept when the user goes.
+// One row per state-changing authenticated request (docs/api.md, Audit). Kept when the user goes.
 import { bigserial, index, integer, pgTable, smallint, text } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.ts';
 import { usersTable } from '../users/users.table.ts';

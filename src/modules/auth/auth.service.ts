@@ -22,7 +22,10 @@ import { hasSecondFactor } from './two-factor.service.ts';
 
 export const TRIAL_DAYS = 14;
 
-/** What every self-registered account starts with (decisions §3), by POST /register or an invite. */
+/**
+ * What every self-registered account starts with, by POST /register or an invite (docs/api.md,
+ * Subscription status and tier).
+ */
 export const newAccountDefaults = (now = new Date()) => ({
   role: 'user' as const,
   subscriptionStatus: 'trialing' as const,
@@ -112,7 +115,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     verifyCredentials,
     tokenResponse,
 
-    /** Open registration (decisions §3): a trialing free user with a first workspace they own. */
+    /** Open registration (docs/api.md, Accounts): a trialing free user with a first workspace they own. */
     async register(body: RegisterBody, client: ClientInfo): Promise<TokenResponse> {
       const passwordHash = await hashPassword(body.password);
       // Two registrations racing for one email: the unique index decides, and the error handler
@@ -133,7 +136,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
     },
 
-    /** A token, or a challenge when the user has a second factor on (decisions §4). */
+    /**
+     * A token, or a challenge when the user has a second factor on (docs/api.md,
+     * "Second factor and the login challenge").
+     */
     async login(body: LoginBody, client: ClientInfo): Promise<TokenResponse | TwoFactorChallenge> {
       const user = await verifyCredentials(body, client);
       if (hasSecondFactor(user)) return challenges.startChallenge(user, client);

@@ -1,6 +1,6 @@
-// Bearer tokens (spec §5.1): HS256 JWTs with iss, iat, exp, nbf, sub, jti and the custom claims
-// role, subscription_status and subscription_tier. Signing lives here (services issue tokens);
-// verification is @fastify/jwt in the auth plugin, configured from the same settings.
+// Bearer tokens (docs/api.md, Authentication): HS256 JWTs with iss, iat, exp, nbf, sub, jti and the
+// custom claims role, subscription_status and subscription_tier. Signing lives here (services issue
+// tokens); verification is @fastify/jwt in the auth plugin, configured from the same settings.
 import { randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
 import { z } from 'zod';
@@ -8,9 +8,10 @@ import type { Config } from '../../config.ts';
 import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../users/users.table.ts';
 
 /**
- * The registered claims every token must carry (spec §5.1), each of its type: a token signed
- * with our key but missing one, or with a `jti` that is not a UUID (the sessions column is
- * one) or a `sub` that is not a user id, is refused as unauthenticated before any query.
+ * The registered claims every token must carry, each of its type
+ * (docs/api.md, Tokens and sessions): a token signed with our key but missing one, or with a `jti`
+ * that is not a UUID (the sessions column is one) or a `sub` that is not a user id, is refused as
+ * unauthenticated before any query.
  */
 export const registeredClaimsSchema = z.object({
   iss: z.string().min(1),

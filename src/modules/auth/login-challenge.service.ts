@@ -1,6 +1,7 @@
-// The login challenge (decisions §4): POST /login with a second factor on answers a
-// challenge instead of a token, and POST /login/2fa completes it with a TOTP code, the mailed
-// code or a recovery code. Challenge tokens and codes are stored as SHA-256 hashes only.
+// The login challenge (docs/api.md, "Second factor and the login challenge"): POST /login with a
+// second factor on answers a challenge instead of a token, and POST /login/2fa completes it with a
+// TOTP code, the mailed code or a recovery code. Challenge tokens and codes are stored as SHA-256
+// hashes only.
 import type { Database } from '../../db/client.ts';
 import { randomToken, type SecretBox, safeEqual, sha256Hex } from '../../lib/crypto.ts';
 import { createProviderUnavailableError } from '../../lib/errors.ts';

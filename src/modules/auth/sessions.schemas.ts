@@ -1,4 +1,5 @@
-// Output of GET /me/sessions (decisions §4): one entry per live session of the caller.
+// Output of GET /me/sessions: one entry per live session of the caller (docs/api.md,
+// "Account: sessions, PUT /me, DELETE /me").
 import { z } from 'zod';
 import type { SessionRow } from './auth.table.ts';
 

@@ -1,7 +1,7 @@
-// The caller's own sessions (decisions §4): list the live ones, revoke the others, revoke one.
-// A live session is one a token may still use: not revoked and not expired. Only live sessions
-// are listed, counted and revocable, so whatever GET /me/sessions shows can be revoked and
-// nothing else can.
+// The caller's own sessions (docs/api.md, "Account: sessions, PUT /me, DELETE /me"): list the live
+// ones, revoke the others, revoke one. A live session is one a token may still use: not revoked and
+// not expired. Only live sessions are listed, counted and revocable, so whatever GET /me/sessions
+// shows can be revoked and nothing else can.
 import { createNotFoundError } from '../../lib/errors.ts';
 import type { AuthContext } from './auth.service.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
@@ -22,9 +22,9 @@ export function createSessionsService({ sessions }: { sessions: SessionsReposito
     },
 
     /**
-     * Revokes one of the caller's live sessions, the current one included (then the token of
-     * this very request answers 401 from the next request on). Another user's session answers
-     * 404 exactly as an unknown one (decisions §2).
+     * Revokes one of the caller's live sessions, the current one included (then the token of this
+     * very request answers 401 from the next request on). Another user's session answers 404
+     * exactly as an unknown one (docs/api.md, "Account: sessions, PUT /me, DELETE /me").
      */
     async revoke({ user }: AuthContext, id: number): Promise<void> {
       if (!(await sessions.revokeLiveOfUser(id, user.id, new Date()))) throw createSessionNotFoundError();

@@ -1,6 +1,6 @@
-// The one-time codes of the second factor (decisions §4): recovery codes and mailed sign-in
-// codes, and how each is hashed before it is stored. Plain codes are only ever in the user's
-// hands and in the one response or mail that delivers them.
+// The one-time codes of the second factor (docs/api.md, "Second factor and the login challenge"):
+// recovery codes and mailed sign-in codes, and how each is hashed before it is stored. Plain codes
+// are only ever in the user's hands and in the one response or mail that delivers them.
 import { randomInt } from 'node:crypto';
 import { sha256Hex } from '../../lib/crypto.ts';
 

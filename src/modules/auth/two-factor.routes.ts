@@ -1,4 +1,5 @@
-// /me/2fa/*: TOTP enrolment, email codes and recovery codes of the signed-in user (decisions §4).
+// /me/2fa/*: TOTP enrolment, email codes and recovery codes of the signed-in user (docs/api.md,
+// "Second factor and the login challenge").
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,6 +1,7 @@
-// Enrolment of the second factor (decisions §4): TOTP setup and confirmation, email codes on
-// and off, recovery codes. Secrets are encrypted with APP_KEY; recovery codes are stored as
-// SHA-256 hashes only. Using a factor at login is login-challenge.service.ts.
+// Enrolment of the second factor (docs/api.md, "Second factor and the login challenge"): TOTP setup
+// and confirmation, email codes on and off, recovery codes. Secrets are encrypted with APP_KEY;
+// recovery codes are stored as SHA-256 hashes only. Using a factor at login is
+// login-challenge.service.ts.
 import QRCode from 'qrcode';
 import type { Database, Executor } from '../../db/client.ts';
 import type { SecretBox } from '../../lib/crypto.ts';

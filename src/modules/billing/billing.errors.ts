@@ -1,4 +1,4 @@
-// Errors of the billing module (decisions §2, §7).
+// Errors of the billing module (docs/api.md, Billing).
 import {
   AppError,
   createConflictError,

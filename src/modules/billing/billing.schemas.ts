@@ -1,4 +1,4 @@
-// Request and response shapes of /billing/* and /webhooks/paddle (spec §4 Billing, decisions §7).
+// Request and response shapes of /billing/* and /webhooks/paddle (docs/api.md, Billing).
 import { z } from 'zod';
 import { toUserPayload, userPayloadSchema } from '../users/users.schemas.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -34,7 +34,7 @@ export type BillingFields = z.infer<typeof billingFieldsSchema>;
 export const toBillingFields = (user: UserRow): BillingFields =>
   billingFieldsSchema.parse(toUserPayload(user));
 
-/** Invoice (spec §2 "Other response shapes"): amount in the currency's smallest unit (cents). */
+/** Invoice (docs/api.md, Billing shapes): amount in the currency's smallest unit (cents). */
 export const invoiceSchema = z.object({
   id: z.string(),
   amount: z.number().int(),

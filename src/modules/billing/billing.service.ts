@@ -1,8 +1,8 @@
-// Billing with Paddle (spec §4 Billing, §6 Inbound provider webhook, decisions §7): checkout,
-// the customer portal, sync, invoices, the signed webhook, and ending a subscription when its
-// account is deleted. Paddle is the truth about subscriptions; the user row keeps a copy
-// (subscription_status, subscription_tier, trial_ends_at, paddle_*) that the webhook and
-// POST /billing/sync update, never with a state older than the one stored.
+// Billing with Paddle (docs/api.md, Billing): checkout, the customer portal, sync, invoices, the
+// signed webhook, and ending a subscription when its account is deleted. Paddle is the truth about
+// subscriptions; the user row keeps a copy (subscription_status, subscription_tier, trial_ends_at,
+// paddle_*) that the webhook and POST /billing/sync update, never with a state older than the one
+// stored.
 //
 // Without PADDLE_API_KEY (or, for the webhook, PADDLE_WEBHOOK_SECRET) every billing route
 // answers 503 not_configured and the rest of the service runs as usual. Paddle failing
@@ -111,7 +111,7 @@ export function createBillingService({ db, repository, settings, logger }: Billi
     return own.id;
   }
 
-  /** The user's Paddle customer: created at the first checkout, then remembered (decisions §7). */
+  /** The user's Paddle customer: created at the first checkout, then remembered (docs/api.md, Billing). */
   async function customerOf(api: PaddleClient, user: UserRow): Promise<string> {
     if (user.paddleCustomerId) return user.paddleCustomerId;
     let customerId: string;

@@ -1,6 +1,7 @@
-// Inbound payment-provider webhooks, one row per provider event. The unique (provider,
-// event_id) makes a redelivered event a no-op (decisions §7). Rows are an audit trail of what
-// the provider said, so they outlive the user they were matched to (set null).
+// Inbound payment-provider webhooks, one row per provider event. The unique (provider, event_id)
+// makes a redelivered event a no-op (docs/api.md, "The webhook: POST /api/webhooks/paddle"). Rows
+// are an audit trail of what the provider said, so they outlive the user they were matched to (set
+// null).
 import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.ts';
 import { usersTable } from '../users/users.table.ts';

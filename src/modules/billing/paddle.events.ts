@@ -1,6 +1,7 @@
 // Pure mapping from what Paddle says (a webhook event, a fetched subscription) to the user's
-// billing state (decisions §7): subscription_status, subscription_tier, trial_ends_at and the
-// paddle_* fields. No I/O here: the service decides when and to whom it applies.
+// billing state (docs/api.md, "The webhook: POST /api/webhooks/paddle"): subscription_status,
+// subscription_tier, trial_ends_at and the paddle_* fields. No I/O here: the service decides when
+// and to whom it applies.
 import { z } from 'zod';
 import type { SubscriptionStatus, SubscriptionTier } from '../users/users.table.ts';
 import {
@@ -52,7 +53,10 @@ export const subscriptionEventTypes = [
 
 export const transactionEventTypes = ['transaction.completed', 'transaction.paid'] as const;
 
-/** Price -> tier (decisions §7): the two configured prices, and any other price is `custom`. */
+/**
+ * Price -> tier (docs/api.md, "The webhook: POST /api/webhooks/paddle"): the two configured
+ * prices, and any other price is `custom`.
+ */
 export function tierForPrice(priceId: string | null, prices: PriceTiers): 'bronze' | 'premium' | 'custom' {
   if (priceId !== null && priceId === prices.premium) return 'premium';
   if (priceId !== null && priceId === prices.bronze) return 'bronze';
@@ -62,8 +66,9 @@ export function tierForPrice(priceId: string | null, prices: PriceTiers): 'bronz
 const tierRank = { premium: 2, bronze: 1, custom: 0 } as const;
 
 /**
- * Paddle's status -> ours. `paused` has no counterpart in spec §2: a paused subscription is
- * not paid for, so it reads `canceled` (paddle_status keeps `paused`).
+ * Paddle's status -> ours (docs/api.md, "The webhook: POST /api/webhooks/paddle"). `paused` has no
+ * counterpart among our statuses: a paused subscription is not paid for, so it reads `canceled`
+ * (paddle_status keeps `paused`).
  */
 const statusMap: Record<PaddleSubscriptionStatus, SubscriptionStatus> = {
   active: 'active',

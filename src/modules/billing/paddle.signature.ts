@@ -1,8 +1,8 @@
-// The Paddle-Signature check of decisions §7, pure: `Paddle-Signature: ts=<unix seconds>;h1=<hex>`
-// where h1 = HMAC-SHA256(secret, `${ts}:${rawBody}`) over the body exactly as received. Paddle
-// may send several h1 values (while a secret is being rotated); one match is enough. Compared in
-// constant time; a timestamp more than five minutes away from now (either way) is refused, so a
-// captured request cannot be replayed later.
+// The Paddle-Signature check (docs/api.md, "The webhook: POST /api/webhooks/paddle"), pure:
+// `Paddle-Signature: ts=<unix seconds>;h1=<hex>` where h1 = HMAC-SHA256(secret, `${ts}:${rawBody}`)
+// over the body exactly as received. Paddle may send several h1 values (while a secret is being
+// rotated); one match is enough. Compared in constant time; a timestamp more than five minutes away
+// from now (either way) is refused, so a captured request cannot be replayed later.
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../lib/crypto.ts';
 

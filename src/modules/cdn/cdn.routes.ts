@@ -1,7 +1,7 @@
 // /cdn/* (outside /api): the local storage driver's published files and images, with the
-// Content-Type and Cache-Control they were stored with, as a CDN in front of S3 would send
-// them (decisions §6); JSON and text br or gzip by Accept-Encoding, from the compressed forms
-// the driver wrote beside them. Mounted by buildApp only when STORAGE_DRIVER is `local`; HEAD
+// Content-Type and Cache-Control they were stored with, as a CDN in front of S3 would send them
+// (docs/api.md, Storage and CDN); JSON and text br or gzip by Accept-Encoding, from the compressed
+// forms the driver wrote beside them. Mounted by buildApp only when STORAGE_DRIVER is `local`; HEAD
 // works too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -3,7 +3,10 @@ import { createFieldError, createNotFoundError } from '../../lib/errors.ts';
 
 export const createCustomFieldNotFoundError = () => createNotFoundError('Custom field definition not found.');
 
-/** Names are compared case-insensitively: CSV headers are matched that way (decisions §5). */
+/**
+ * Names are compared case-insensitively: CSV headers are matched that way
+ * (docs/api.md, Custom field definitions).
+ */
 export const createCustomFieldNameTakenError = () =>
   createFieldError('name', 'A custom field with this name already exists.');
 

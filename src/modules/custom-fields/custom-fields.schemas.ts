@@ -12,7 +12,7 @@ import {
 const MAX_OPTIONS = 500;
 const MAX_REORDER_IDS = 1000;
 
-/** Types whose values must be one of the definition's `options` (decisions §5). */
+/** Types whose values must be one of the definition's `options` (docs/api.md, Custom field definitions). */
 export const typeHasOptions = (type: CustomFieldType) => type === 'select' || type === 'multiselect';
 
 /**

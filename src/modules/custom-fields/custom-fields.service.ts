@@ -1,8 +1,9 @@
-// Custom field definitions of a workspace: members read and write them; the admin area acts
-// across every workspace (decisions §5, §8). Definitions never touch the values stored on
-// locations: a retype or a delete leaves them as they are (spec §4). Creating and reordering
-// hold a lock on the workspace row, so sort_order = max + 1, the case-insensitive name check
-// and "the list names every definition" cannot race each other.
+// Custom field definitions of a workspace: members read and write them; the admin area acts across
+// every workspace (docs/api.md, "Sets, tags and custom field definitions"). Definitions never touch
+// the values stored on locations: a retype or a delete leaves them as they are
+// (docs/api.md, Custom field definitions). Creating and reordering hold a lock on the workspace
+// row, so sort_order = max + 1, the case-insensitive name check and "the list names every
+// definition" cannot race each other.
 import type { Database } from '../../db/client.ts';
 import { createFieldError } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';

@@ -1,7 +1,8 @@
-// Custom field definitions of a workspace: the name, label, type and order of the extra
-// fields a location may carry. They die with their workspace. Location values live in
-// locations.custom_values keyed by definition name, deliberately without a foreign key:
-// deleting or retyping a definition orphans the stored values instead of touching them (spec §4).
+// Custom field definitions of a workspace: the name, label, type and order of the extra fields a
+// location may carry. They die with their workspace. Location values live in
+// locations.custom_values keyed by definition name, deliberately without a foreign key: deleting or
+// retyping a definition orphans the stored values instead of touching them
+// (docs/api.md, Data model notes).
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { oneOf, timestamps } from '../../db/columns.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';

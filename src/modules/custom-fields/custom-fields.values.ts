@@ -1,7 +1,7 @@
 // Checking custom-field values of a location against the workspace's definitions
-// (decisions §5): an unknown name or a value of the wrong type is refused, `required` is
-// enforced on create, select/multiselect values must be among the options. JSON input (the
-// location API) and text input (CSV cells) share the same rules; text is converted first.
+// (docs/api.md, Locations): an unknown name or a value of the wrong type is refused, `required` is
+// enforced on create, select/multiselect values must be among the options. JSON input (the location
+// API) and text input (CSV cells) share the same rules; text is converted first.
 import { z } from 'zod';
 import type { CustomFieldDefinitionRow } from './custom-fields.table.ts';
 

@@ -12,7 +12,7 @@ function describeIds(ids: number[]): string {
   return ids.length > 10 ? `${shown} and ${ids.length - 10} more` : shown;
 }
 
-/** Unknown ids and ids of another workspace get the same message (decisions §2). */
+/** Unknown ids and ids of another workspace get the same message (docs/api.md, Finders). */
 export const createForeignLocationsError = (ids: number[]) =>
   createValidationError({
     locations: [`These locations do not exist or are not in the finder's workspace: ${describeIds(ids)}.`],

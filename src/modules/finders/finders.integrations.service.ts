@@ -1,6 +1,6 @@
-// A finder's autocomplete provider keys (spec §4 "Finders", §5.10): sealed with the app's
-// SecretBox under APP_KEY, in the format the mapping module opens for each widget search, and
-// never returned nor logged. The list names every provider, with whether the finder holds a key.
+// A finder's autocomplete provider keys (docs/api.md, Integrations): sealed with the app's
+// SecretBox under APP_KEY, in the format the mapping module opens for each widget search, and never
+// returned nor logged. The list names every provider, with whether the finder holds a key.
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import type { SecretBox } from '../../lib/crypto.ts';

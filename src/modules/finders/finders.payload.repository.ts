@@ -92,11 +92,11 @@ interface Slice {
 }
 
 /**
- * Locations (decisions §6): the finder's own (in their sort_order, first), its backing map's
- * direct ones and those of the map's sets, each once; then by id. Tags and sets of the payload
- * are those its locations carry; custom field definitions are the finder's workspace's, in
- * sort_order. A location's custom values are those named by a definition of its own
- * workspace (orphaned values stay hidden, as in the location output).
+ * Locations (docs/api.md, Widget payload): the finder's own (in their sort_order, first), its
+ * backing map's direct ones and those of the map's sets, each once; then by id. Tags and sets of
+ * the payload are those its locations carry; custom field definitions are the finder's workspace's,
+ * in sort_order. A location's custom values are those named by a definition of its own workspace
+ * (orphaned values stay hidden, as in the location output).
  * Each location of a finder once, with `pos`, its sort_order when it is one of the finder's
  * own (null otherwise).
  */

@@ -51,7 +51,7 @@ export function createFinderPayloadService({
   }
 
   return {
-    /** 404 for an unknown token, 403 for a site the finder does not list (decisions §6). */
+    /** 404 for an unknown token, 403 for a site the finder does not list (docs/api.md, Widget payload). */
     async details(token: string, origin: string | undefined): Promise<CachedPayload> {
       const payload = await cache.get(token);
       if (!payload) throw createFinderNotFoundError();

@@ -1,4 +1,4 @@
-// Request and response shapes of /finders and /admin/finders (spec §2 "Finder", decisions §6).
+// Request and response shapes of /finders and /admin/finders (docs/api.md, Finder and Finders).
 // The element rules of settings, advanced_refinements, authorized_urls and locations live here,
 // so every refused element is named by its dotted path (`advanced_refinements.0.conditions.1.op`).
 // A list given as null means the same as [] (as on maps); an absent key leaves it unchanged.
@@ -95,7 +95,7 @@ const settingsSchema = listOf(settingSchema, 'settings', FINDER_LIMITS.settings)
 
 // --- advanced refinements -------------------------------------------------------------------
 
-/** `tag`, `set`, `city`, `state`, `country` or `custom_field.<definition name>` (decisions §6). */
+/** `tag`, `set`, `city`, `state`, `country` or `custom_field.<definition name>` (docs/api.md, Finders). */
 const CONDITION_FIELD = /^(tag|set|city|state|country|custom_field\.[A-Za-z0-9_\- ]{1,64})$/;
 
 type Scalar = string | number | boolean;

@@ -1,8 +1,8 @@
-// Finders of a workspace (spec §4 "Finders", decisions §6): members of the workspace read and
-// write them; the admin area acts across every workspace. This service owns the pairing with
-// the backing map (created with the finder, deleted with it, in the same transaction), the
-// wholesale replacement of the finder's own locations (only locations of its workspace), and
-// telling the change listener once a write has committed.
+// Finders of a workspace (docs/api.md, Finders): members of the workspace read and write them; the
+// admin area acts across every workspace. This service owns the pairing with the backing map
+// (created with the finder, deleted with it, in the same transaction), the wholesale replacement of
+// the finder's own locations (only locations of its workspace), and telling the change listener
+// once a write has committed.
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';

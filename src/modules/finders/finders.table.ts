@@ -1,15 +1,15 @@
-// Finders (embeddable widget configurations), their own location list, their autocomplete
-// provider keys and their publish history. A finder dies with its workspace, and everything
-// here dies with its finder. The backing map is referenced with set null: deleting the map
-// leaves the finder without it (spec §4); the reverse (finder delete removes its map) is done
-// by the service, since a map is not owned by a finder in the schema.
+// Finders (embeddable widget configurations), their own location list, their autocomplete provider
+// keys and their publish history. A finder dies with its workspace, and everything here dies with
+// its finder. The backing map is referenced with set null: deleting the map leaves the finder
+// without it (docs/api.md, Maps); the reverse (finder delete removes its map) is done by the
+// service, since a map is not owned by a finder in the schema.
 import { index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { oneOf, timestamps, timestamptz } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
-/** One flat key-value pair of the design configuration (decisions §6). */
+/** One flat key-value pair of the design configuration (docs/api.md, Finders). */
 export interface FinderSetting {
   key: string;
   value: unknown;
@@ -22,7 +22,7 @@ export const refinementOps = ['eq', 'neq', 'in', 'contains', 'exists'] as const;
 export type RefinementOp = (typeof refinementOps)[number];
 
 export interface RefinementCondition {
-  /** `tag`, `set`, `custom_field.<name>`, `city`, `state` or `country` (decisions §6). */
+  /** `tag`, `set`, `custom_field.<name>`, `city`, `state` or `country` (docs/api.md, Finders). */
   field: string;
   op: RefinementOp;
   value: unknown;
@@ -86,7 +86,7 @@ export const finderIntegrationsTable = pgTable(
       .notNull()
       .references(() => findersTable.id, { onDelete: 'cascade' }),
     provider: text({ enum: autocompleteProviders }).notNull(),
-    /** AES-256-CBC with APP_KEY; never returned (spec §5). */
+    /** AES-256-CBC with APP_KEY; never returned (docs/api.md, Secrets at rest). */
     apiKeyEncrypted: text().notNull(),
     ...timestamps,
   },

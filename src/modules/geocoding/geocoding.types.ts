@@ -1,7 +1,8 @@
-// The contract of a geocoder (GEOCODER): one address in, the best point and how precise it is
-// out. Used when AI-drafted locations are imported; the caller keeps only ROOFTOP and
-// RANGE_INTERPOLATED results (decisions §6), so a geocoder reports precision honestly and
-// drops nothing itself. Kept apart from the factory so adapters import it without a cycle.
+// The contract of a geocoder (GEOCODER): one address in, the best point and how precise it is out.
+// Used when AI-drafted locations are imported; the caller keeps only ROOFTOP and RANGE_INTERPOLATED
+// results (docs/api.md, "AI import: routes and lifecycle"), so a geocoder reports precision
+// honestly and drops nothing itself. Kept apart from the factory so adapters import it without a
+// cycle.
 
 /** Google's location_type vocabulary, shared by every geocoder. */
 export const GEOCODE_PRECISIONS = [

@@ -1,4 +1,4 @@
-// Errors of the invite flow (decisions §3).
+// Errors of the invite flow (docs/api.md, Invites and mail).
 import { createFieldError, createNotFoundError, createProviderUnavailableError } from '../../lib/errors.ts';
 
 /** Unknown, expired and already used tokens answer alike, so a token's history is not revealed. */

@@ -1,6 +1,6 @@
-// Invitations (decisions §3): an admin invites an email into a workspace, the mail carries
-// `APP_URL/register/{token}`, and the invitee registers through it, joining that workspace as a
-// member. The token lives only in the mail; the database keeps its SHA-256 for 7 days.
+// Invitations (docs/api.md, Invites and mail): an admin invites an email into a workspace, the mail
+// carries `APP_URL/register/{token}`, and the invitee registers through it, joining that workspace
+// as a member. The token lives only in the mail; the database keeps its SHA-256 for 7 days.
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import { hashPassword, randomToken, sha256Hex } from '../../lib/crypto.ts';

@@ -1,5 +1,5 @@
-// Pending invites into a workspace (decisions §3). An invite dies with its workspace; the
-// inviter may go first (set null). Only the SHA-256 of the token is stored.
+// Pending invites into a workspace (docs/api.md, Invites and mail). An invite dies with its
+// workspace; the inviter may go first (set null). Only the SHA-256 of the token is stored.
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.ts';
 import { usersTable } from '../users/users.table.ts';

@@ -1,7 +1,8 @@
-// A location's image (spec: POST/DELETE /locations/{id}/image, decisions §5): JPEG or PNG judged
-// by the bytes, at most 5 MB, stored under `workspaces/{workspace_id}/locations/{id}/{uuid}.{ext}`
-// and served from the CDN. The object is written before the row points at it, so a saved
-// image_url never names a missing file; replaced and removed objects are deleted best effort.
+// A location's image, POST/DELETE /locations/{id}/image (docs/api.md, Storage and CDN): JPEG or PNG
+// judged by the bytes, at most 5 MB, stored under
+// `workspaces/{workspace_id}/locations/{id}/{uuid}.{ext}` and served from the CDN. The object is
+// written before the row points at it, so a saved image_url never names a missing file; replaced
+// and removed objects are deleted best effort.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';

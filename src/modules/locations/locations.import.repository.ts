@@ -1,7 +1,7 @@
-// The CSV import's SQL (decisions §5): a temporary staging table filled by COPY as the file is
-// parsed, then a fixed number of set-based statements that apply the whole file (match,
-// update, insert, tags). No statement runs per row. Everything runs on the caller's
-// transaction, so a failed import leaves nothing behind.
+// The CSV import's SQL (docs/api.md, CSV import): a temporary staging table filled by COPY as the
+// file is parsed, then a fixed number of set-based statements that apply the whole file (match,
+// update, insert, tags). No statement runs per row. Everything runs on the caller's transaction, so
+// a failed import leaves nothing behind.
 import type { Writable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.ts';
@@ -80,9 +80,9 @@ export interface ApplyOptions {
 
 /**
  * The SELECT behind `csv_import_targets`: what each staged row becomes. Matching key
- * (decisions §5): external_id when the row has one; otherwise title + address + zip through the
- * same expression as the generated column (lowest id when several match). Rows without a match
- * take their new id here, so tags can be linked without finding them again.
+ * (docs/api.md, CSV import): external_id when the row has one; otherwise title + address + zip
+ * through the same expression as the generated column (lowest id when several match). Rows without
+ * a match take their new id here, so tags can be linked without finding them again.
  *
  * It runs with nested loops disabled (see `withoutNestedLoops`): a bulk match of n staged rows
  * against the workspace's m locations by equality is a hash (or merge) join, O(n + m) whatever

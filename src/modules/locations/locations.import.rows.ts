@@ -1,6 +1,6 @@
-// The rules of one CSV row of a location import (decisions §5), with no I/O: which header is
-// which column, what a row must hold, how its tags and custom values are read, and the loose
-// key that spots repeated rows. locations.import.service.ts streams the file through these;
+// The rules of one CSV row of a location import (docs/api.md, CSV import), with no I/O: which
+// header is which column, what a row must hold, how its tags and custom values are read, and the
+// loose key that spots repeated rows. locations.import.service.ts streams the file through these;
 // locations.import.repository.ts stages and applies what they accept.
 import { z } from 'zod';
 import { createFieldError } from '../../lib/errors.ts';
@@ -183,7 +183,10 @@ export class TagCollector {
   }
 }
 
-/** The key of decisions §5, coarser than PostgreSQL's (any Unicode case and space), to spot possible repeats. */
+/**
+ * The matching key (docs/api.md, CSV import), coarser than PostgreSQL's (any Unicode case and
+ * space), to spot possible repeats.
+ */
 export const looseKey = (row: ParsedRow) =>
   row.values.external_id
     ? `e:${row.values.external_id}`

@@ -1,8 +1,8 @@
-// CSV import of locations (decisions §5): the uploaded file, spooled to disk by the route, is
-// parsed as a stream with csv-parse, each row checked by locations.import.rows.ts and staged by
-// COPY, then applied set-based by locations.import.repository.ts, all in one transaction: a
-// broken file (not CSV, no title/address column, too many rows) writes nothing. A finished
-// import is recorded as a completed `csv_import` process.
+// CSV import of locations (docs/api.md, CSV import): the uploaded file, spooled to disk by the
+// route, is parsed as a stream with csv-parse, each row checked by locations.import.rows.ts and
+// staged by COPY, then applied set-based by locations.import.repository.ts, all in one transaction:
+// a broken file (not CSV, no title/address column, too many rows) writes nothing. A finished import
+// is recorded as a completed `csv_import` process.
 //
 // An import has a time budget (IMPORT_TIME_BUDGET_MS) and stops when its client leaves: the
 // statement running at that moment is cancelled on the server, the transaction rolls back (so

@@ -31,8 +31,8 @@ const setsJson = sql`coalesce((
   from location_sets ls join sets s on s.id = ls.set_id
   where ls.location_id = "locations"."id"), '[]'::json)`;
 
-// Values whose definition was deleted stay stored ("orphaned", spec §4) but are not shown;
-// recreating a definition of the same name brings them back.
+// Values whose definition was deleted stay stored ("orphaned") but are not shown; recreating a
+// definition of the same name brings them back (docs/api.md, Locations).
 const customFieldsJson = sql`coalesce((
   select jsonb_object_agg(kv.key, kv.value) from jsonb_each("locations"."custom_values") as kv
   where kv.key in (select d.name from custom_field_definitions d
@@ -92,10 +92,10 @@ function toPayload(row: PayloadRow): LocationPayload {
 }
 
 /**
- * Locations a finder shows (decisions §6): its own list, its backing map's direct locations
- * and the locations of the map's sets. With `among` (a few ids), only those of them it shows:
- * each branch then probes its primary key or location index for those ids rather than reading
- * all of a finder's locations, so the check costs the same at 100,000 locations as at ten.
+ * Locations a finder shows (docs/api.md, Finders): its own list, its backing map's direct locations
+ * and the locations of the map's sets. With `among` (a few ids), only those of them it shows: each
+ * branch then probes its primary key or location index for those ids rather than reading all of a
+ * finder's locations, so the check costs the same at 100,000 locations as at ten.
  */
 export function finderLocationIds(finderId: number, mapId: number | null, among?: readonly number[]): SQL {
   const amongIds = (column: AnyColumn) =>

@@ -1,4 +1,4 @@
-// Request and response shapes of /locations (decisions §5).
+// Request and response shapes of /locations (docs/api.md, Location and Locations).
 
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';

@@ -1,5 +1,5 @@
 // Locations: workspace-scoped CRUD with tags by name, sets by id and typed custom values
-// (decisions §5). Every write of one request runs in one transaction.
+// (docs/api.md, Locations). Every write of one request runs in one transaction.
 import type { Database, Transaction } from '../../db/client.ts';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page, StreamedList } from '../../lib/pagination.ts';

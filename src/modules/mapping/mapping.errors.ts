@@ -40,7 +40,8 @@ export async function notFoundOn404<T>(provider: PlaceProviderSlug, call: Promis
   }
 }
 
-// What the routes answer (decisions §2), made here so the service never builds a reply.
+// What the routes answer (docs/api.md, Autocomplete and places routes), made here so the service
+// never builds a reply.
 
 export const createFinderKeyNotFoundError = () => createNotFoundError('Finder not found.');
 

@@ -1,7 +1,8 @@
-// GET /mapping/autocomplete and GET /mapping/places: PUBLIC, called by the widget from the
-// customer's page. The finder's token names the finder; its authorized_urls apply as on the
-// payload route (these calls spend the customer's provider key). 30 requests a minute per IP
-// across both routes (spec §8). Query strings stay out of the logs: they hold what visitors type.
+// GET /mapping/autocomplete and GET /mapping/places (docs/api.md, Autocomplete and places routes):
+// PUBLIC, called by the widget from the customer's page. The finder's token names the finder; its
+// authorized_urls apply as on the payload route (these calls spend the customer's provider key). 30
+// requests a minute per IP across both routes. Query strings stay out of the logs: they hold what
+// visitors type.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pathOnlyLogSerializers } from '../../lib/http.ts';
 import { requestOrigin } from '../../lib/origins.ts';

@@ -1,8 +1,9 @@
 // The widget's place search (GET /mapping/autocomplete, GET /mapping/places): which finder a
 // public token names, whether the calling site may use it, which provider it searches with,
-// and the call itself with the finder's key, decrypted for each request and never kept.
-// Only the provider's slug is cached, 60 s per finder (spec §8), in this process: a change of
-// provider reaches every process within a minute, a removed key at once (see providerOf).
+// and the call itself with the finder's key, decrypted for each request and never kept. Only the
+// provider's slug is cached, 60 s per finder (docs/api.md, Autocomplete and places routes), in this
+// process: a change of provider reaches every process within a minute, a removed key at once (see
+// providerOf).
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { createOriginNotAllowedError, finderAllowsOrigin } from '../../lib/origins.ts';
@@ -26,7 +27,7 @@ import {
   type PlaceSuggestion,
 } from './mapping.types.ts';
 
-/** Spec §8: the provider slug of a finder is cached 60 seconds. */
+/** The provider slug of a finder is cached 60 seconds (docs/api.md, Autocomplete and places routes). */
 export const PROVIDER_SLUG_TTL_MS = 60_000;
 /** A bound on the cache's memory; the oldest entries go first. */
 const SLUG_CACHE_MAX_ENTRIES = 10_000;

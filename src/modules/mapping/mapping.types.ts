@@ -3,7 +3,10 @@
 // mapping.providers.ts builds them. Kept apart from the factory so adapters can import these
 // types without an import cycle.
 
-/** Every provider a finder can use; `photon` is the keyless default (decisions §6). */
+/**
+ * Every provider a finder can use; `photon` is the keyless default
+ * (docs/api.md, Autocomplete providers and geocoders).
+ */
 export const PLACE_PROVIDER_SLUGS = ['google', 'mapbox', 'here', 'tomtom', 'geoapify', 'photon'] as const;
 export type PlaceProviderSlug = (typeof PLACE_PROVIDER_SLUGS)[number];
 

@@ -1,5 +1,5 @@
-// /maps: member routes only. Maps are owner-scoped, not workspace-scoped, so there is no
-// /admin mount. Create and update answer validation failures with 400 (spec §4, §7).
+// /maps: member routes only. Maps are owner-scoped, not workspace-scoped, so there is no /admin
+// mount. Create and update answer validation failures with 400 (docs/api.md, Maps).
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { memberActor } from '../../plugins/scope.ts';
 import { createMapBodySchema, listMapsQuerySchema, mapSchema, updateMapBodySchema } from './maps.schemas.ts';
 
-/** Spec §7: a map body that fails validation answers 400, not 422. */
+/** A map body that fails validation answers 400, not 422 (docs/api.md, Maps). */
 const mapBodyConfig = { validationStatus: 400 } as const;
 
 export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {

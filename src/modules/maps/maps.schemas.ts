@@ -1,6 +1,6 @@
-// Request and response shapes of /maps (spec §2 "Map", §4 "Maps"). Link lists are arrays of
-// ids; `null` means the same as `[]` (spec §4: null clears), and an absent key on update
-// leaves the links alone, so the update body keeps `undefined` and `null` apart.
+// Request and response shapes of /maps (docs/api.md, Map and Maps). Link lists are arrays of ids;
+// `null` means the same as `[]` (null clears), and an absent key on update leaves the links alone,
+// so the update body keeps `undefined` and `null` apart.
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
 import { queryIdSchema } from '../../lib/schemas.ts';

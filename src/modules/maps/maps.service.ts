@@ -1,7 +1,7 @@
-// Maps are owner-scoped (spec §2 "Map"): a map is visible only to its owners, whatever
+// Maps are owner-scoped (docs/api.md, Maps): a map is visible only to its owners, whatever
 // workspaces it is linked to. This service owns what a create or update body may link (sets,
-// locations and workspaces the caller can reach, existing users as owners) and the one
-// transaction in which a map and its links are written.
+// locations and workspaces the caller can reach, existing users as owners) and the one transaction
+// in which a map and its links are written.
 
 import type { Database, Executor } from '../../db/client.ts';
 import type { FieldErrors } from '../../lib/errors.ts';
@@ -33,8 +33,8 @@ function describeIds(ids: number[]): string {
   return ids.length > 10 ? `${shown} and ${ids.length - 10} more` : shown;
 }
 
-// Unknown ids and ids the caller may not reach get the same message (decisions §2: another
-// user's resource answers exactly as a missing one).
+// Unknown ids and ids the caller may not reach get the same message: another user's resource
+// answers exactly as a missing one (docs/api.md, Maps).
 const refusedMessages: Record<MapLinkKind, (ids: number[]) => string> = {
   owners: (ids) => `These users do not exist or share no workspace with you: ${describeIds(ids)}.`,
   workspaces: (ids) => `These workspaces do not exist or you are not a member of them: ${describeIds(ids)}.`,

@@ -17,7 +17,7 @@ export const mapsTable = pgTable('maps', {
   ...timestamps,
 });
 
-/** A map is visible only to its owners (spec §2). */
+/** A map is visible only to its owners (docs/api.md, Maps). */
 export const mapOwnersTable = pgTable(
   'map_owners',
   {

@@ -2,7 +2,10 @@
 import { createConflictError, createNotFoundError } from '../../lib/errors.ts';
 import type { ProcessStatus } from './processes.table.ts';
 
-/** Another user's process answers exactly like a missing one (decisions §2). */
+/**
+ * Another user's process answers exactly like a missing one
+ * (docs/api.md, Processes and the event stream).
+ */
 export const createProcessNotFoundError = () => createNotFoundError('Process not found.');
 
 export const createProcessNotRetryableError = (status: ProcessStatus) =>

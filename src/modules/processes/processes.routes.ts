@@ -1,6 +1,6 @@
-// /processes: the caller's own processes (spec §4 Processes, §6 stream; decisions §6). A process
-// belongs to the user who started it, in a workspace they are still a member of; anyone
-// else's answers 404 on every route.
+// /processes: the caller's own processes (docs/api.md, Processes and the event stream). A process
+// belongs to the user who started it, in a workspace they are still a member of; anyone else's
+// answers 404 on every route.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';

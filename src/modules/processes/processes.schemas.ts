@@ -1,5 +1,6 @@
-// Query and output shapes of /processes (spec §4 Processes, decisions §6), and the mapping from
-// rows to them. The SSE stream sends events in the same shape as GET /processes/{id}/events.
+// Query and output shapes of /processes (docs/api.md, Processes and the event stream), and the
+// mapping from rows to them. The SSE stream sends events in the same shape as GET
+// /processes/{id}/events.
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
 import { queryIdSchema } from '../../lib/schemas.ts';

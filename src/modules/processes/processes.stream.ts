@@ -1,9 +1,9 @@
-// One client's server-sent-event stream of a process (spec §6, decisions §6), as a readable
-// stream the route sends: a `retry:` hint and the process's current state first, then every
-// event after the client's Last-Event-ID (`id: <event id>` and a `data:` line of JSON each), a
-// `: ping` comment every 10 s, `event: done` once the process has reached a terminal status,
-// and the end after at most 25 s (clients reconnect). The events come from the hub, so an open
-// stream holds no database connection.
+// One client's server-sent-event stream of a process (docs/api.md, GET /processes/{id}/stream), as
+// a readable stream the route sends: a `retry:` hint and the process's current state first, then
+// every event after the client's Last-Event-ID (`id: <event id>` and a `data:` line of JSON each),
+// a `: ping` comment every 10 s, `event: done` once the process has reached a terminal status, and
+// the end after at most 25 s (clients reconnect). The events come from the hub, so an open stream
+// holds no database connection.
 import { PassThrough, type Readable } from 'node:stream';
 import type { ProcessEventHub } from './processes.hub.ts';
 import { type ProcessEventPayload, toProcessEventPayload } from './processes.schemas.ts';

@@ -31,7 +31,7 @@ export const processesTable = pgTable(
     id: serial().primaryKey(),
     workspaceId: integer().references(() => workspacesTable.id, { onDelete: 'cascade' }),
     userId: integer().references(() => usersTable.id, { onDelete: 'set null' }),
-    /** e.g. `ai_location_import_generate`, `ai_location_import_apply`, `csv_import` (spec §2). */
+    /** e.g. `ai_location_import_generate`, `ai_location_import_apply`, `csv_import` (docs/api.md, Process). */
     type: text(),
     status: text({ enum: processStatuses }).notNull().default('pending'),
     /** 0-100. */

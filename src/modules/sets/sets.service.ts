@@ -1,5 +1,6 @@
-// Sets (Categories) of a workspace: members of the workspace read and write them; the admin
-// area acts across every workspace (decisions §5, §8). Deleting a set removes its links only.
+// Sets (Categories) of a workspace: members of the workspace read and write them; the admin area
+// acts across every workspace (docs/api.md, "Sets, tags and custom field definitions"). Deleting a
+// set removes its links only (docs/api.md, Sets).
 import type { Database } from '../../db/client.ts';
 import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';

@@ -1,6 +1,6 @@
-// Sets (the product UI calls them Categories) of a workspace and their locations. Sets die
-// with their workspace; location_sets rows die with either side, so deleting a set removes
-// its associations only and the locations (and finders, maps) remain (spec §4).
+// Sets (the product UI calls them Categories) of a workspace and their locations. Sets die with
+// their workspace; location_sets rows die with either side, so deleting a set removes its
+// associations only and the locations (and finders, maps) remain (docs/api.md, Sets).
 import { index, integer, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';

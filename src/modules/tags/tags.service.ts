@@ -1,7 +1,8 @@
-// Tags of a workspace: members read and write them; the admin area acts across every
-// workspace (decisions §5, §8). The slug follows the name, and (workspace, slug) is unique:
-// the unique index decides, so two concurrent creates cannot both win; the error handler
-// answers its violation as 422 `errors.name` (src/db/unique-constraints.ts).
+// Tags of a workspace: members read and write them; the admin area acts across every workspace
+// (docs/api.md, "Sets, tags and custom field definitions"). The slug follows the name, and
+// (workspace, slug) is unique (docs/api.md, Tags): the unique index decides, so two concurrent
+// creates cannot both win; the error handler answers its violation as 422 `errors.name`
+// (src/db/unique-constraints.ts).
 import type { Database } from '../../db/client.ts';
 import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
@@ -50,7 +51,7 @@ export function createTagsService({ db, tags, changes }: TagsServiceDeps) {
       return toTagPayload(row);
     },
 
-    /** The slug is regenerated; refinements naming the old slug stop matching (spec §4). */
+    /** The slug is regenerated; refinements naming the old slug stop matching (docs/api.md, Tags). */
     async rename(actor: Actor, id: number, name: string): Promise<TagPayload> {
       const row = await tags.rename(actor, id, name);
       if (!row) throw createTagNotFoundError();

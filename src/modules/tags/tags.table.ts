@@ -1,6 +1,6 @@
 // Tags of a workspace and their attachment to locations. Tags die with their workspace; the
 // location_tags rows die with either side, so deleting a tag removes it from every location
-// (spec §4) and deleting a location removes its tag links, never the tags themselves.
+// (docs/api.md, Tags) and deleting a location removes its tag links, never the tags themselves.
 import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';

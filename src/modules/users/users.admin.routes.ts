@@ -1,4 +1,5 @@
-// GET /users, GET/PUT/DELETE /users/{id}: user management for admins (spec §4 Admin, decisions §8).
+// GET /users, GET/PUT/DELETE /users/{id}: user management for admins (docs/api.md,
+// "Admin: users and audit logs").
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -6,7 +6,10 @@ import { nameSchema } from '../../lib/schemas.ts';
 import { emailSchema, toUserPayload, userPayloadSchema } from './users.schemas.ts';
 import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from './users.table.ts';
 
-/** The user payload of spec §2 plus `deleted_at`, so a list with `include_deleted` tells them apart. */
+/**
+ * The user payload plus `deleted_at`, so a list with `include_deleted` tells them apart
+ * (docs/api.md, "Admin: users and audit logs").
+ */
 export const adminUserPayloadSchema = userPayloadSchema.extend({ deleted_at: z.string().nullable() });
 export type AdminUserPayload = z.infer<typeof adminUserPayloadSchema>;
 

@@ -1,6 +1,6 @@
-// Admin user management (spec §4 Admin, decisions §8): listing and filtering every user, editing
-// name, email, role and subscription, and soft-deleting through the users service. It owns one
-// rule of its own: the service never loses its last admin, by demotion or by deletion.
+// Admin user management (docs/api.md, "Admin: users and audit logs"): listing and filtering every
+// user, editing name, email, role and subscription, and soft-deleting through the users service. It
+// owns one rule of its own: the service never loses its last admin, by demotion or by deletion.
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
 import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';

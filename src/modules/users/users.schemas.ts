@@ -1,6 +1,6 @@
-// The user payload of spec §2 (authentication payload), with the Paddle billing fields of
-// decisions §7 and the second-factor state; and the rules of an account's email and password,
-// shared by register, invites, PUT /me and the admin routes.
+// The user payload (docs/api.md, User), with the Paddle billing fields and the second-factor state;
+// and the rules of an account's email and password (docs/api.md, Accounts), shared by register,
+// invites, PUT /me and the admin routes.
 import { z } from 'zod';
 import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from './users.table.ts';
 

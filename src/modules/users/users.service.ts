@@ -18,11 +18,11 @@ interface UsersServiceDeps {
 export function createUsersService({ db, users, revokeSessions, cancelSubscription }: UsersServiceDeps) {
   return {
     /**
-     * Soft delete (decisions §3): the row stays (audit and billing history point at it), every
-     * session is revoked in the same transaction, and the email is free again because the
-     * unique index covers only users not deleted. Runs in the caller's transaction when given.
-     * A live subscription is canceled at the end of its period first; when that fails the
-     * error goes up and nothing is deleted.
+     * Soft delete (docs/api.md, "Account: sessions, PUT /me, DELETE /me"): the row stays (audit and
+     * billing history point at it), every session is revoked in the same transaction, and the email
+     * is free again because the unique index covers only users not deleted. Runs in the caller's
+     * transaction when given. A live subscription is canceled at the end of its period first; when
+     * that fails the error goes up and nothing is deleted.
      */
     async softDelete(userId: number, outer?: Transaction): Promise<void> {
       const user = await users.findActiveById(userId, outer);

@@ -23,7 +23,7 @@ export const usersTable = pgTable(
     subscriptionStatus: text({ enum: subscriptionStatuses }).notNull().default('none'),
     subscriptionTier: text({ enum: subscriptionTiers }).notNull().default('none'),
     trialEndsAt: timestamptz(),
-    // Paddle Billing (decisions §7).
+    // Paddle Billing (docs/api.md, Billing).
     paddleCustomerId: text(),
     paddleSubscriptionId: text(),
     paddlePriceId: text(),
@@ -35,7 +35,8 @@ export const usersTable = pgTable(
      * one older than this is stored but not applied.
      */
     paddleSubscriptionUpdatedAt: timestamptz(),
-    // Second factor (decisions §4). The TOTP secret is encrypted with APP_KEY.
+    // Second factor (docs/api.md, "Second factor and the login challenge"). The TOTP secret is
+    // encrypted with APP_KEY.
     totpSecretEncrypted: text(),
     totpPendingSecretEncrypted: text(),
     totpEnabledAt: timestamptz(),

@@ -13,7 +13,8 @@ import { workspaceBodySchema, workspaceDetailSchema, workspaceSchema } from './w
 export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {
   const service = app.deps.services.workspaces;
   const { admin } = scope;
-  // Members need a paid plan (spec §4: `subscription_tier:free`); the admin area needs the role.
+  // Members need a paid plan (`subscription_tier:free`; docs/api.md, Authentication); the admin
+  // area needs the role.
   guardScope(app, scope, admin ? [] : [requireTier('free')]);
   const tags = [`${scope.tag}workspaces`];
 

@@ -24,7 +24,7 @@ export const toWorkspacePayload = (row: WorkspaceRow) => ({
   updated_at: row.updatedAt.toISOString(),
 });
 
-/** `?workspace_id=` of the workspace-content lists (spec §1.2), with optional paging. */
+/** `?workspace_id=` of the workspace-content lists (docs/api.md, Conventions), with optional paging. */
 export const workspaceListQuerySchema = paginationQuerySchema.extend({
   workspace_id: queryIdSchema('workspace id').optional(),
 });

@@ -1,5 +1,5 @@
-// Workspaces: listing what the actor is a member of, the plan limit on owned workspaces
-// (decisions §3), owner-only rename and delete, and the delete cascade that the schema alone
+// Workspaces (docs/api.md, Workspaces): listing what the actor is a member of, the plan limit on
+// owned workspaces, owner-only rename and delete, and the delete cascade that the schema alone
 // cannot express (finders' backing maps have no workspace column).
 import type { Database } from '../../db/client.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
@@ -10,7 +10,10 @@ import type { WorkspacesRepository } from './workspaces.repository.ts';
 import { toWorkspacePayload } from './workspaces.schemas.ts';
 import type { WorkspaceRow } from './workspaces.table.ts';
 
-/** Owned workspaces each plan allows (decisions §3); custom plans and admins have no limit. */
+/**
+ * Owned workspaces each plan allows (docs/api.md, Subscription status and tier); custom plans
+ * and admins have no limit.
+ */
 const workspaceLimits: Record<string, number> = { none: 1, free: 1, bronze: 3, premium: 10 };
 
 export function workspaceLimitFor(user: UserRow): number {
