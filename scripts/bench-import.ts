@@ -4,7 +4,7 @@
 // bare table on the same server, plus the peak memory (RSS) of this process, which runs the
 // API. The upload is streamed from disk, so the client side adds next to nothing.
 //
-// Then the case of issue 14 (point 1): a fresh workspace, once the table's statistics are
+// Then a fresh workspace, once the table's statistics are
 // up to date without it (ANALYZE, as autovacuum does after the imports above), gets the file
 // and, straight after, the same file again. The planner's statistics do not know the new
 // workspace yet, which is what once made the second pass quadratic.

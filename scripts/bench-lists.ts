@@ -1,4 +1,4 @@
-// npm run bench:lists: GET /locations?workspace_id= at 100,000 locations (issue 14, point 11).
+// npm run bench:lists: GET /locations?workspace_id= at 100,000 locations.
 // Seeds a workspace in SQL (generate_series: two tags and a set on every location, two custom
 // values), starts the API as a child process (src/server.ts) so its memory is its own, and
 // prints: one full list (median of five: time, bytes), six full lists at once (time, the

@@ -1,4 +1,4 @@
-// Database errors a client can provoke never reach them as a 500 (issue 14, point 4): unique
+// Database errors a client can provoke never reach them as a 500: unique
 // violations are answered in one place from the constraint's name, and a NUL character, which
 // PostgreSQL cannot store in text or jsonb, is refused as a validation failure naming the field.
 import { eq, sql } from 'drizzle-orm';

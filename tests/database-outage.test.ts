@@ -1,4 +1,4 @@
-// PostgreSQL going away and coming back, as a client of the API meets it (issue 14, point 7).
+// PostgreSQL going away and coming back, as a client of the API meets it.
 // The app runs on a cluster of this file's own, which the tests stop, kill and restart; the
 // cluster every other test file shares is never touched.
 import { readdirSync, readFileSync } from 'node:fs';

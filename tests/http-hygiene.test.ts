@@ -1,4 +1,4 @@
-// HTTP hygiene (issue 14, point 9): CORS for a dashboard on another origin, security headers on
+// HTTP hygiene: CORS for a dashboard on another origin, security headers on
 // every response with a CSP under which Swagger UI still works, no caching of token-bearing and
 // authenticated answers, 413 before an oversized body is read, canonical integer ids only.
 

@@ -1,4 +1,4 @@
-// Issue 14, point 1: a re-import straight after the first on a fresh workspace stays linear
+// A re-import straight after the first on a fresh workspace stays linear
 // (the matching plan has no nested loop whatever the statistics say), and an import stops,
 // rolls back and releases its lock when its time budget runs out or its client leaves.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 14, point 11: a client that leaves in the middle of a long streamed list. The service
+// A client that leaves in the middle of a long streamed list. The service
 // must stop reading batches for it (no statement of that list left running, none started
 // afterwards) and go on serving: the pool is not left holding its connections.
 import http from 'node:http';

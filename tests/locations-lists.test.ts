@@ -1,4 +1,4 @@
-// Issue 14, point 11: lists are streamed in batches. The streamed body must be byte for byte
+// Lists are streamed in batches. The streamed body must be byte for byte
 // what the route sent before (the items of the repository's list through the response schema),
 // pages must concatenate to the whole list, and a long list must leave in chunks.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// What the log must never hold (issue 14, point 6): the values of a failed query (a password
+// What the log must never hold: the values of a failed query (a password
 // hash, an email) that database errors carry, secret path segments (invite and finder tokens)
 // and query strings of the request log.
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 // Requests that are not well-formed HTTP or not well-formed multipart get our error body
 // `{message, code}` with a 4xx, never a 500, never Fastify's `{error, message, statusCode}`,
-// and never an echo of the request (issue 14, points 4 and 5).
+// and never an echo of the request.
 
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';

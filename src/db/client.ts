@@ -1,7 +1,7 @@
 // The database handle: postgres.js under Drizzle. One pool per process; transactions come
 // from `db.transaction`, and repositories accept either.
 //
-// Every wait on the database is bounded (issue 14, point 7), so that while PostgreSQL is down a
+// Every wait on the database is bounded, so that while PostgreSQL is down a
 // request fails within seconds (503 through the error handler) instead of hanging, and the
 // first request after it is back succeeds.
 import type { SQL } from 'drizzle-orm';

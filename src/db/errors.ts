@@ -1,6 +1,6 @@
 // Which errors mean "the database cannot serve us right now" rather than "this request is
 // wrong": the error handler answers them 503 service_unavailable, so a client retries later
-// instead of reporting a server bug (issue 14, point 7).
+// instead of reporting a server bug.
 
 /** Raised by postgres.js itself when a connection cannot be made or was lost. */
 const DRIVER_CODES = new Set([

@@ -1,5 +1,5 @@
 // What a unique violation means to a client, by constraint name: the one table the error handler
-// reads to answer PostgreSQL's 23505 (issue 14, point 4). Services check first where they can
+// reads to answer PostgreSQL's 23505. Services check first where they can
 // give a clear answer early, but the unique index is what decides between racing writes, and
 // its violation arrives here wherever it happens, so no service catches its own.
 //

@@ -89,7 +89,7 @@ export interface ApplyOptions {
  * the statistics say. A nested loop is only ever right when one side is tiny, and the planner
  * cannot know which: for a workspace its statistics do not know yet (a fresh one, just filled
  * by a first import) it expects one location and picks a nested loop that re-reads all the
- * staged rows, or walks the whole workspace, for every row: quadratic (issue 14, point 1).
+ * staged rows, or walks the whole workspace, for every row: quadratic.
  * Index-probe shapes (a scalar subquery per row) do not escape this either: expecting one row
  * in the workspace, the planner probes the (workspace_id, id) index, which is better
  * correlated, and filters on the key, again visiting the whole workspace per row.

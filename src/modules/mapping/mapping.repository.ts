@@ -1,6 +1,6 @@
 // The query behind the widget's place search: the finder a public token names, with what the
 // origin check, the choice of provider and the key need, in one round trip. The finders module
-// gets a by-token resolver of its own (issue 9, points 1-3); the two are meant to become one.
+// gets a by-token resolver of its own; the two are meant to become one.
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type AutocompleteProvider, findersTable } from '../finders/finders.table.ts';
