@@ -4,9 +4,16 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, constants as zlibConstants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_CODINGS, type ContentCoding, chooseContentCoding } from '../src/lib/content-coding.ts';
+import {
+  CONTENT_CODINGS,
+  type ContentCoding,
+  chooseContentCoding,
+  compressBody,
+  compressionOptions,
+  LARGE_BODY_BYTES,
+} from '../src/lib/content-coding.ts';
 import { compressHead, withStoredTail } from '../src/modules/widget/widget.precompressed.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -45,6 +52,27 @@ describe('chooseContentCoding', () => {
     expect(chooseContentCoding('br, gzip', ['gzip', 'identity'])).toBe('gzip');
     expect(chooseContentCoding('br', ['identity'])).toBe('identity');
     expect(chooseContentCoding('br;q=1, gzip;q=0.5', ['gzip', 'identity'])).toBe('gzip');
+  });
+});
+
+describe('compression effort', () => {
+  const quality = (effort: 'fast' | 'max', bytes: number) =>
+    compressionOptions(effort, bytes).br.params?.[zlibConstants.BROTLI_PARAM_QUALITY];
+
+  it('uses brotli 5 for a fast body, 4 past the large-body size, 11 for a build', () => {
+    expect(quality('fast', 4_000_000)).toBe(5);
+    expect(quality('fast', LARGE_BODY_BYTES)).toBe(5);
+    expect(quality('fast', LARGE_BODY_BYTES + 1)).toBe(4);
+    expect(quality('max', LARGE_BODY_BYTES + 1)).toBe(11);
+  });
+
+  it('gives forms that decode to the same bytes, on either side of the size', async () => {
+    for (const size of [100_000, LARGE_BODY_BYTES + 1]) {
+      const identity = Buffer.from('{"title":"Store"},'.repeat(Math.ceil(size / 18)).slice(0, size));
+      const forms = await compressBody(identity, 'fast');
+      expect(gunzipSync(forms.gzip).equals(identity)).toBe(true);
+      expect(brotliDecompressSync(forms.br).equals(identity)).toBe(true);
+    }
   });
 });
 
