@@ -64,6 +64,14 @@ export const createConflictError = (message: string) => new AppError(409, 'confl
 export const createUniqueConflictError = () =>
   createConflictError('The request conflicts with data that already exists.');
 
+/**
+ * A foreign key violation on a write: a row the request refers to was deleted between the
+ * service's check and the write (every foreign key cascades or sets null on delete, so nothing
+ * else raises one).
+ */
+export const createRemovedMeanwhileError = () =>
+  createConflictError('The request refers to something that was removed meanwhile.');
+
 export const createRateLimitedError = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
