@@ -181,13 +181,16 @@ export class Fuzzer {
   private readonly random: Random;
   private readonly values: Values;
   private readonly operations: Operation[];
+  /** What the request being built aims at: mostly the caller's own resources (see build). */
+  private view: Pool;
 
   constructor(
     private readonly world: World,
     seed: number,
   ) {
     this.random = new Random(seed);
-    this.values = new Values(world.document, this.random, () => world.pool);
+    this.view = world.pool;
+    this.values = new Values(world.document, this.random, () => this.view);
     this.operations = readOperations(world.document);
   }
 
@@ -196,7 +199,24 @@ export class Fuzzer {
   }
 
   get pool(): Pool {
-    return this.world.pool;
+    return this.view;
+  }
+
+  /**
+   * The ids a person's request aims at: their own seeded resources most of the time (so valid
+   * requests reach the code behind the access checks), everyone's otherwise (another person's
+   * resource must answer 404).
+   */
+  private poolFor(caller: Caller): Pool {
+    const shared = this.world.pool;
+    if (caller === 'anonymous' || this.random.chance(0.2)) return shared;
+    const persona = this.world.personas[caller];
+    const ids = { ...shared.ids };
+    for (const kind of Object.keys(ids) as (keyof Pool['ids'])[]) {
+      const own = persona.seeds[kind] ?? [];
+      if (own.length > 0) ids[kind] = own;
+    }
+    return { ...shared, ids, customFieldNames: persona.fieldNames };
   }
 
   /** The requests of the run, in order: a first round of valid ones, then mutated rounds. */
@@ -222,6 +242,7 @@ export class Fuzzer {
   }
 
   build(operation: Operation, caller: Caller, mode: Mode): FuzzRequest {
+    this.view = this.poolFor(caller);
     const { random } = this;
     const notes: string[] = [];
     const headers: Record<string, string> = {};

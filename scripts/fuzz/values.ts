@@ -508,6 +508,9 @@ export class Values {
   /** A value where the schema allows anything (a setting's value, a custom field's). */
   freeValue(name = '', depth = 0): unknown {
     const { random } = this;
+    // The seeded custom fields: note* is text, size* a select of S, M, L.
+    if (/^note\d+$/.test(name)) return random.pick(['Open late', 'Mo-Fr 9-18']);
+    if (/^size\d+$/.test(name)) return random.pick(['S', 'M', 'L']);
     if (name === 'value' || name === 'default_center') {
       return random.pick<unknown>(['km', 'de', '#1d4ed8', true, 12, { lat: 52.5, lng: 13.4 }, null, 'S']);
     }

@@ -543,7 +543,6 @@ class Seeder {
         if (missing.has('workspaces')) await this.seedResources(persona);
         else {
           for (const step of SEED_STEPS) if (missing.has(step)) await this.seedStep(persona, step);
-          if (scope.integrations && !missing.has('finders')) await this.resetIntegrations(persona);
         }
       } catch {
         // The fuzzer changed the workspace so that seeding fails in it (a required custom field
@@ -552,23 +551,23 @@ class Seeder {
         await this.seedResources(persona);
       }
     }
+    if (scope.integrations) await this.resetIntegrations();
     this.refreshPool();
   }
 
   /**
-   * The seeded finders' provider keys as seeded: a key the fuzzer set (another provider's, or
-   * none at all) makes autocomplete answer the documented 502 of a provider that refuses it.
+   * The provider keys as seeded: a key the fuzzer set (another provider's) makes autocomplete
+   * answer the documented 502 of a provider that refuses it. Every finder's keys go (the pool
+   * keeps tokens of finders seeded earlier), then the seeded finders get theirs back.
    */
-  private async resetIntegrations(persona: Persona) {
-    const finders = persona.seeds.finders ?? [];
-    if (finders.length === 0) return;
-    await this.world.deps.db
-      .delete(finderIntegrationsTable)
-      .where(inArray(finderIntegrationsTable.finderId, finders));
-    for (const finder of finders) {
-      await this.api('PUT', `/finders/${finder}/integrations/google`, persona.token, {
-        api_key: FAKE_KEYS.google,
-      });
+  private async resetIntegrations() {
+    await this.world.deps.db.delete(finderIntegrationsTable);
+    for (const persona of Object.values(this.world.personas)) {
+      for (const finder of persona.seeds.finders ?? []) {
+        await this.api('PUT', `/finders/${finder}/integrations/google`, persona.token, {
+          api_key: FAKE_KEYS.google,
+        });
+      }
     }
   }
 
