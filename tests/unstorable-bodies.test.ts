@@ -5,6 +5,7 @@
 // stack), while 32 levels still pass where a schema takes free JSON.
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartBody } from '../scripts/fuzz/world.ts';
 import { runJob } from '../src/jobs/register.ts';
 import { aiImportBatchesTable, aiImportItemsTable } from '../src/modules/ai-imports/ai-imports.table.ts';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
@@ -43,6 +44,10 @@ afterAll(async () => {
 });
 
 const call = createCaller(() => ctx);
+const withToken = ({ payload, headers }: { payload: Buffer; headers: Record<string, string> }) => ({
+  payload,
+  headers: { ...headers, authorization: `Bearer ${cast.ownerToken}` },
+});
 
 const HIGH = '\ud800';
 const LOW = '\udc00';
@@ -288,6 +293,49 @@ describe('unpaired surrogates', () => {
     const path = await ctx.app.inject({ method: 'GET', url: '/api/register/abc%ED%A0%80def' });
     expect(path.statusCode).toBeLessThan(500);
     expect(path.statusCode).not.toBe(200);
+  });
+});
+
+describe('bytes that are not UTF-8 in uploads', () => {
+  // A surrogate half written as UTF-8 (CESU-8), which no valid UTF-8 contains.
+  const SURROGATE_BYTES = Buffer.from([0xed, 0xa0, 0x80]);
+
+  it('reads them as U+FFFD in CSV cells, so the rows are stored, and refuses them as a workspace id', async () => {
+    const csv = Buffer.concat([
+      Buffer.from('title,address,note\nCafe '),
+      SURROGATE_BYTES,
+      Buffer.from(',1 Main St,late '),
+      SURROGATE_BYTES,
+      Buffer.from('\n'),
+    ]);
+    const upload = (workspaceId: string | Buffer) =>
+      multipartBody({
+        fields: { workspace_id: workspaceId },
+        files: [{ field: 'file', filename: 'shops.csv', contentType: 'text/csv', content: csv }],
+      });
+    const ok = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/locations/import',
+      ...withToken(upload(String(cast.workspaceId))),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ created: 1, skipped: 0 });
+    const [row] = await ctx.deps.db
+      .select()
+      .from(locationsTable)
+      .where(eq(locationsTable.address, '1 Main St'));
+    expect(row?.title.startsWith('Cafe \ufffd')).toBe(true);
+    expect(row?.customValues).toEqual({ note: expect.stringMatching(/^late \ufffd/) });
+
+    const before = await rows();
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/locations/import',
+      ...withToken(upload(SURROGATE_BYTES)),
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ workspace_id: ['The workspace id must be a positive integer.'] });
+    expect(await rows()).toEqual(before);
   });
 });
 
