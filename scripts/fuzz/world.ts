@@ -10,7 +10,9 @@
 // finder with settings, an integration key and a publication, a finished CSV import, an AI
 // import drafted and waiting for review, an invite, and a Paddle customer with an invoice.
 // restore() puts things back when a request took them away (a deleted workspace, a revoked
-// token, a changed role), so the whole budget keeps reaching authenticated code.
+// token, a changed role), so the whole budget keeps reaching authenticated code. The people's
+// password is never one the generator sends, so DELETE /me and a password change stop at the
+// password check; an admin may still delete or demote them (restore makes new ones then).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -104,6 +106,7 @@ const APP_KEY = Buffer.alloc(32, 3).toString('base64');
 const KEEP_IDS = 12;
 
 type Json = Record<string, unknown>;
+type Multipart = ReturnType<typeof multipartBody>;
 
 export async function startWorld({ databaseUrl, dataDir }: WorldOptions): Promise<World> {
   const paddle = await startFakePaddle();
@@ -193,22 +196,14 @@ class Seeder {
     private readonly dataDir: string,
   ) {}
 
-  private async api(method: string, url: string, token: string | undefined, payload?: unknown) {
+  /** One request of the seeding; anything but a success stops it. */
+  private async api(method: string, url: string, token: string, payload?: Json | Multipart) {
+    const multipart = payload && Buffer.isBuffer(payload.payload) ? (payload as Multipart) : undefined;
     const res = await this.world.app.inject({
       method: method as 'GET',
       url: `/api${url}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(payload === undefined
-        ? {}
-        : Buffer.isBuffer((payload as { payload?: unknown }).payload)
-          ? {
-              payload: (payload as { payload: Buffer }).payload,
-              headers: {
-                ...(payload as { headers: Record<string, string> }).headers,
-                ...(token ? { authorization: `Bearer ${token}` } : {}),
-              },
-            }
-          : { payload: payload as Json }),
+      headers: { ...multipart?.headers, authorization: `Bearer ${token}` },
+      ...(multipart ? { payload: multipart.payload } : payload === undefined ? {} : { payload }),
     });
     if (res.statusCode >= 300) {
       throw new Error(`seeding: ${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 500)}`);
