@@ -313,6 +313,8 @@ export class Values {
   sample(schema: JsonSchema | undefined, name = '', depth = 0): unknown {
     const s = deref(this.document, schema ?? {});
     const { random } = this;
+    // A schema that refers to itself (a tree) ends somewhere.
+    if (depth > 12) return null;
     if ('const' in s) return s.const;
     if (s.enum && s.enum.length > 0) return random.pick(s.enum);
     if (s.allOf) return this.sample(this.merge(s.allOf), name, depth);
