@@ -25,6 +25,16 @@ beforeAll(async () => {
         await app.deps.db.execute(sql`insert into locations (workspace_id, title) values (2147483647, 'x')`);
         return { ok: true };
       });
+      // Two of these at once take the same two locks in opposite orders: a real deadlock.
+      app.post<{ Querystring: { first: string } }>('/api/__probe/deadlock', async (request) => {
+        const [first, second] = request.query.first === '1' ? [1, 2] : [2, 1];
+        await app.deps.db.transaction(async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(4242, ${first})`);
+          await tx.execute(sql`select pg_sleep(0.3)`);
+          await tx.execute(sql`select pg_advisory_xact_lock(4242, ${second})`);
+        });
+        return { ok: true };
+      });
       app.post('/api/__probe/unvalidated-nul', async () => {
         await app.deps.db.execute(sql`select ${'a\u0000b'}::text`);
         return { ok: true };
@@ -118,6 +128,18 @@ describe('unique violations', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
       message: 'The request refers to something that was removed meanwhile.',
+      code: 'conflict',
+    });
+  });
+
+  it('answers the loser of a deadlock with 409 conflict, and the winner as usual', async () => {
+    const answers = await Promise.all([
+      call('POST', '/__probe/deadlock?first=1'),
+      call('POST', '/__probe/deadlock?first=2'),
+    ]);
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((res) => res.statusCode === 409)!.json()).toEqual({
+      message: 'The request collided with another one made at the same time; nothing was changed. Try again.',
       code: 'conflict',
     });
   });
