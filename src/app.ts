@@ -23,6 +23,7 @@ import {
   registerErrorHandling,
 } from './plugins/error-handler.ts';
 import { registerHttpPolicy } from './plugins/http-policy.ts';
+import { addJsonBodyParser } from './plugins/json-body.ts';
 import { declareOperations, openApiTransform, openApiTransformObject } from './plugins/openapi.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
@@ -93,14 +94,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     app.server.once('close', () => clearTimeout(force));
   });
 
-  // An empty JSON body is no body, not malformed JSON (clients send the header on bodiless POSTs).
-  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    defaultJsonParser(request, text, done);
-  });
+  // An empty body is no body; a body nesting deeper than 32 levels is refused before parsing.
+  addJsonBodyParser(app, 'application/json');
 
   registerErrorHandling(app);
   declareErrorResponses(app);

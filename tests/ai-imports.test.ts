@@ -475,6 +475,26 @@ describe('generate -> waiting_review -> patch -> import', () => {
 });
 
 describe('failures, retries and cancels', () => {
+  it.each([
+    [
+      '10,000 levels deep',
+      `{"locations":[{"name":"Deep","tags":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`,
+    ],
+    ['with an unpaired surrogate', '{"locations":[{"name":"Hartley\\ud800s","tags":[]}]}'],
+  ])('a model answer %s fails the process cleanly, with no items', async (_case, content) => {
+    fake.setBehaviour({ kind: 'content', content });
+    const { process, batch } = await startImport();
+    expect(await waitForStatus(process.id, ['failed', 'waiting_review'])).toBe('failed');
+    const failed = (await call('GET', `/processes/${process.id}`, cast.ownerToken)).json();
+    expect(failed.metadata.error_message).toMatch(/^The model call failed: openai: the answer /);
+    expect(failed.metadata.attempts).toBe(1);
+    const [noItems] = await ctx.deps.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(aiImportItemsTable)
+      .where(eq(aiImportItemsTable.batchId, batch.id));
+    expect(noItems!.n).toBe(0);
+  });
+
   it('a model failure fails the process; POST /processes/{id}/retry drafts again', async () => {
     fake.setBehaviour({ kind: 'error', status: 500 });
     const { process, batch } = await startImport();

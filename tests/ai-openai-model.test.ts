@@ -223,6 +223,29 @@ describe('the answer', () => {
       { kind: 'refusal', refusal: 'I can’t help with that.' } as const,
       'the model refused: I can’t help with that.',
     ],
+    [
+      'an answer nesting 10,000 levels',
+      {
+        kind: 'content',
+        content: `{"locations":[{"custom_fields":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`,
+      } as const,
+      'more than 32 levels deep',
+    ],
+    [
+      'an answer with an unpaired surrogate',
+      { kind: 'content', content: '{"locations":[{"name":"Daily \\ud800 Grind"}]}' } as const,
+      'cannot be stored',
+    ],
+    [
+      'an answer with an unpaired surrogate in a key',
+      { kind: 'content', content: '{"locations":[{"custom_fields":[{"\\udc00":1}]}]}' } as const,
+      'cannot be stored',
+    ],
+    [
+      'an answer with a NUL',
+      { kind: 'content', content: '{"locations":[{"city":"a\\u0000b"}]}' } as const,
+      'cannot be stored',
+    ],
   ])('fails on %s', async (_case, behaviour, message) => {
     fake.setBehaviour(behaviour);
     const error = await failure(modelFor().draft(answers, { target }));

@@ -193,21 +193,45 @@ describe('webhookEffect', () => {
     });
   });
 
-  it('leaves other event types and unreadable data without effect', () => {
+  it('leaves other event types, and a transaction without customer, without effect', () => {
     expect(webhookEffect(envelope('customer.updated', { id: 'ctm_x' }), prices)).toEqual({
       kind: 'none',
       reason: 'unhandled_type',
     });
+    expect(
+      webhookEffect(
+        envelope('transaction.completed', {
+          id: 'txn_x',
+          status: 'completed',
+          customer_id: null,
+          currency_code: 'USD',
+          created_at: '2024-10-12T07:20:50.52Z',
+        }),
+        prices,
+      ),
+    ).toEqual({ kind: 'none', reason: 'no_customer' });
+  });
+
+  it('names the first field it reads that is missing or of the wrong type', () => {
     expect(webhookEffect(envelope('subscription.updated', { id: 'sub_x' }), prices)).toEqual({
-      kind: 'none',
-      reason: 'unreadable_data',
+      kind: 'invalid',
+      field: 'data.status',
     });
     expect(
       webhookEffect(envelope('transaction.completed', { id: 'txn_x', status: 'completed' }), prices),
-    ).toEqual({
-      kind: 'none',
-      reason: 'unreadable_data',
-    });
+    ).toEqual({ kind: 'invalid', field: 'data.currency_code' });
+    expect(
+      webhookEffect(
+        envelope('transaction.paid', {
+          id: 'txn_x',
+          status: 'paid',
+          customer_id: 'ctm_x',
+          currency_code: 'USD',
+          created_at: 'not-a-date',
+        }),
+        prices,
+      ),
+    ).toEqual({ kind: 'invalid', field: 'data.created_at' });
   });
 });
 

@@ -469,6 +469,116 @@ describe('replays and strangers', () => {
   });
 });
 
+describe('signed events with fields of the wrong type', () => {
+  /** A signed delivery of raw text (the fake signs it byte for byte); expects 400 and nothing stored. */
+  async function refused(payload: string, message: string) {
+    const before = await eventCount();
+    const res = await deliver(paddle.signedWebhook(payload));
+    expect(res.statusCode, payload.slice(0, 200)).toBe(400);
+    expect(res.json(), payload.slice(0, 200)).toEqual({ message, code: 'bad_request' });
+    expect(await eventCount()).toBe(before);
+  }
+
+  /** The event with one value of its data replaced, at a path of any depth. */
+  function withData(event: Record<string, unknown>, path: (string | number)[], value: unknown) {
+    const copy = structuredClone(event);
+    let target = copy.data as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+    target[path.at(-1)!] = value;
+    return JSON.stringify(copy);
+  }
+
+  it('answers 400 naming the field when a subscription event has next_billed_at "not-a-date", and changes nothing', async () => {
+    const { user, subscription } = await subscriber(paddle.prices.premium);
+    const before = await userRow(user.id);
+    const event = paddle.subscriptionEvent('subscription.updated', subscription);
+    await refused(
+      withData(event, ['next_billed_at'], 'not-a-date'),
+      "The webhook event's data.next_billed_at is missing or invalid.",
+    );
+    expect(await userRow(user.id)).toEqual(before);
+  });
+
+  it('checks every field the handler reads, at any depth, for subscriptions and transactions', async () => {
+    const { subscription } = await subscriber(paddle.prices.bronze);
+    const transaction = paddle.addTransaction({ customerId: subscription.customer_id, status: 'completed' });
+    const event = (type: string) => paddle.subscriptionEvent(type, subscription);
+    const paid = (type: string) => paddle.transactionEvent(type, transaction);
+    const cases: [string, string][] = [
+      [withData(event('subscription.created'), ['updated_at'], '2024-02-30T00:00:00Z'), 'data.updated_at'],
+      [withData(event('subscription.activated'), ['created_at'], 17), 'data.created_at'],
+      [withData(event('subscription.updated'), ['customer_id'], 42), 'data.customer_id'],
+      [withData(event('subscription.updated'), ['status'], 'thriving'), 'data.status'],
+      [
+        withData(event('subscription.trialing'), ['items', 0, 'trial_dates'], { ends_at: 'soon' }),
+        'data.items.0.trial_dates.ends_at',
+      ],
+      [withData(event('subscription.updated'), ['items', 0, 'price', 'id'], 7), 'data.items.0.price.id'],
+      [
+        withData(event('subscription.canceled'), ['scheduled_change'], {
+          action: 'cancel',
+          effective_at: '0000-01-01T00:00:00Z',
+        }),
+        'data.scheduled_change.effective_at',
+      ],
+      [withData(paid('transaction.completed'), ['billed_at'], 'yesterday'), 'data.billed_at'],
+      [withData(paid('transaction.paid'), ['customer_id'], ['ctm']), 'data.customer_id'],
+    ];
+    for (const [payload, field] of cases) {
+      await refused(payload, `The webhook event's ${field} is missing or invalid.`);
+    }
+  });
+
+  it('refuses an occurred_at PostgreSQL cannot store (year 0000) as not a Paddle event', async () => {
+    const { subscription } = await subscriber(paddle.prices.bronze);
+    const event = paddle.subscriptionEvent('subscription.updated', subscription, {
+      occurredAt: '0000-01-01T00:00:00Z',
+    });
+    await refused(JSON.stringify(event), 'The webhook body is not a Paddle event.');
+  });
+
+  it('refuses an unpaired surrogate or a NUL anywhere in the body, known event type or not, with 400', async () => {
+    const { subscription } = await subscriber(paddle.prices.bronze);
+    const unstorable =
+      'The webhook body contains characters that cannot be stored (a NUL or an unpaired UTF-16 surrogate).';
+    const custom = (customData: Record<string, unknown>) =>
+      withData(paddle.subscriptionEvent('subscription.updated', subscription), ['custom_data'], customData);
+    await refused(custom({ note: '\ud800' }), unstorable);
+    await refused(custom({ '\udc00': 'x' }), unstorable);
+    await refused(custom({ note: 'a\u0000b' }), unstorable);
+    // An event type we do not act on is stored whole: the same rule applies.
+    await refused(
+      JSON.stringify({
+        event_id: paddleId('evt'),
+        event_type: 'customer.updated',
+        occurred_at: at(1),
+        data: { id: 'ctm_x', name: 'Shop \udfff' },
+      }),
+      unstorable,
+    );
+  });
+
+  it('refuses a body nesting deeper than 32 levels with 400, whatever its depth', async () => {
+    for (const depth of [33, 2_000, 8_000, 100_000]) {
+      const payload = `{"event_id":"${paddleId('evt')}","event_type":"customer.updated","occurred_at":"${at(1)}","data":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+      await refused(payload, 'The webhook body may not nest arrays and objects more than 32 levels deep.');
+    }
+    // 32 levels in all is a body like any other (an event type we do not act on: stored).
+    const fits = `{"event_id":"${paddleId('evt')}","event_type":"customer.updated","occurred_at":"${at(1)}","data":{"a":${'['.repeat(30)}${']'.repeat(30)}}}`;
+    expect((await deliver(paddle.signedWebhook(fits))).statusCode).toBe(200);
+  });
+
+  it('still checks the signature first: an unsigned malformed body is a 401', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/paddle',
+      headers: { 'content-type': 'application/json' },
+      payload: '['.repeat(100_000),
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
 describe('logs', () => {
   it('carry what happened to each delivery and never the secret, the signature or the body', async () => {
     const { user, subscription } = await subscriber(paddle.prices.bronze);

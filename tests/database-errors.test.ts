@@ -21,6 +21,20 @@ beforeAll(async () => {
         );
         return { ok: true };
       });
+      app.post('/api/__probe/missing-reference', async () => {
+        await app.deps.db.execute(sql`insert into locations (workspace_id, title) values (2147483647, 'x')`);
+        return { ok: true };
+      });
+      // Two of these at once take the same two locks in opposite orders: a real deadlock.
+      app.post<{ Querystring: { first: string } }>('/api/__probe/deadlock', async (request) => {
+        const [first, second] = request.query.first === '1' ? [1, 2] : [2, 1];
+        await app.deps.db.transaction(async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(4242, ${first})`);
+          await tx.execute(sql`select pg_sleep(0.3)`);
+          await tx.execute(sql`select pg_advisory_xact_lock(4242, ${second})`);
+        });
+        return { ok: true };
+      });
       app.post('/api/__probe/unvalidated-nul', async () => {
         await app.deps.db.execute(sql`select ${'a\u0000b'}::text`);
         return { ok: true };
@@ -107,6 +121,48 @@ describe('unique violations', () => {
       message: 'The request conflicts with data that already exists.',
       code: 'conflict',
     });
+  });
+
+  it('answers a foreign key violation (a row removed meanwhile) with 409 conflict', async () => {
+    const res = await call('POST', '/__probe/missing-reference');
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      message: 'The request refers to something that was removed meanwhile.',
+      code: 'conflict',
+    });
+  });
+
+  it('answers the loser of a deadlock with 409 conflict, and the winner as usual', async () => {
+    const answers = await Promise.all([
+      call('POST', '/__probe/deadlock?first=1'),
+      call('POST', '/__probe/deadlock?first=2'),
+    ]);
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((res) => res.statusCode === 409)!.json()).toEqual({
+      message: 'The request collided with another one made at the same time; nothing was changed. Try again.',
+      code: 'conflict',
+    });
+  });
+
+  it('never answers 500 when a workspace is deleted while locations are created in it', async () => {
+    const statuses = new Set<number>();
+    for (let round = 0; round < 8; round++) {
+      const workspace = (
+        await call('POST', '/admin/workspaces', cast.adminToken, { name: `Race ${round}` })
+      ).json();
+      const create = () =>
+        call('POST', '/admin/locations', cast.adminToken, { workspace_id: workspace.id, title: 'Shop' });
+      const answers = await Promise.all([
+        create(),
+        create(),
+        call('DELETE', `/admin/workspaces/${workspace.id}`, cast.adminToken),
+        create(),
+        create(),
+      ]);
+      for (const res of answers) statuses.add(res.statusCode);
+    }
+    // 409 when the insert lost the race, 404/422 when the workspace was gone before the check.
+    expect([...statuses].filter((status) => ![201, 204, 404, 409, 422].includes(status))).toEqual([]);
   });
 
   it('knows every unique index of the database, and only existing ones', async () => {

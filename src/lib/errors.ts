@@ -65,6 +65,23 @@ export const createConflictError = (message: string) => new AppError(409, 'confl
 export const createUniqueConflictError = () =>
   createConflictError('The request conflicts with data that already exists.');
 
+/**
+ * A foreign key violation on a write: a row the request refers to was deleted between the
+ * service's check and the write (every foreign key cascades or sets null on delete, so nothing
+ * else raises one).
+ */
+export const createRemovedMeanwhileError = () =>
+  createConflictError('The request refers to something that was removed meanwhile.');
+
+/**
+ * A deadlock (40P01) or serialization failure (40001): PostgreSQL ended the transaction because
+ * another one, made at the same time, held what it needed. It was rolled back whole.
+ */
+export const createConcurrentChangeError = () =>
+  createConflictError(
+    'The request collided with another one made at the same time; nothing was changed. Try again.',
+  );
+
 export const createRateLimitedError = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests.', undefined, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),

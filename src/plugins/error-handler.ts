@@ -1,6 +1,6 @@
 // The one place errors become responses (docs/api.md, Errors): AppErrors, zod validation failures,
 // a database that cannot be reached (503), database errors a client can provoke (unique violations, characters PostgreSQL cannot
-// store), Fastify's own errors (malformed JSON, bad URLs, 413, 415, 429) and everything else
+// store, a row removed by a concurrent request, a deadlock), Fastify's own errors (malformed JSON, bad URLs, 413, 415, 429) and everything else
 // as a 500 whose stack goes to the log only. Requests Fastify never routes get the same body:
 // malformed HTTP (the node server's clientError), OPTIONS that is no CORS preflight, and
 // requests arriving while the server closes. No error body echoes the request.
@@ -14,6 +14,8 @@ import { drainBoundsFor, drainUnreadBody } from '../lib/body-drain.ts';
 import {
   AppError,
   createBadRequestError,
+  createConcurrentChangeError,
+  createRemovedMeanwhileError,
   createServiceUnavailableError,
   createUniqueConflictError,
   createValidationError,
@@ -106,9 +108,12 @@ function sendAppError(reply: FastifyReply, error: AppError) {
 /**
  * The answer to a PostgreSQL error a request can provoke, or undefined for a server fault.
  * Unique violations are looked up by constraint (src/db/unique-constraints.ts); one the table
- * gives no field is a 409, logged so the table can learn it. 22021 (invalid byte sequence)
- * and 22P05 (unsupported Unicode escape, a NUL in jsonb) are a last resort: the validator
- * refuses NUL characters with the field named before a query runs (src/plugins/validation.ts).
+ * gives no field is a 409, logged so the table can learn it. A foreign key violation (23503)
+ * is a row deleted by another request between a service's check and its write: 409 too, as
+ * is a deadlock or serialization failure (40P01, 40001; the transaction was rolled back whole).
+ * 22021 (invalid byte sequence) and 22P05 (unsupported Unicode escape, a NUL in jsonb) are a
+ * last resort: the validator refuses NUL characters and unpaired surrogates with the field
+ * named before a query runs (src/plugins/validation.ts).
  */
 function databaseClientError(error: unknown, request: FastifyRequest): AppError | undefined {
   const pg = pgErrorOf(error);
@@ -120,6 +125,14 @@ function databaseClientError(error: unknown, request: FastifyRequest): AppError 
     if (mapped) return mapped();
     request.log.warn({ constraint }, 'unique violation without a field; answered 409');
     return createUniqueConflictError();
+  }
+  if (pg?.code === '23503') {
+    request.log.warn({ constraint: pg.constraint_name }, 'foreign key violation; answered 409');
+    return createRemovedMeanwhileError();
+  }
+  if (pg?.code === '40P01' || pg?.code === '40001') {
+    request.log.warn({ code: pg.code }, 'transaction ended by a concurrent one; answered 409');
+    return createConcurrentChangeError();
   }
   if (pg?.code === '22021' || pg?.code === '22P05') {
     return createValidationError({ body: ['The request contains characters that cannot be stored.'] });

@@ -5,6 +5,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, unstorableStrings } from '../../lib/json.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
 import { type LocationCountRange, MAX_DRAFTED_LOCATIONS } from './ai-imports.answers.ts';
 import type { Draft, DraftingModel } from './ai-imports.drafting.ts';
@@ -181,7 +182,8 @@ function customFieldsObject(value: unknown): unknown {
 /**
  * The drafted locations of a completion, or an UpstreamError saying why there are none: a
  * refusal, an answer cut off at the token limit or withheld by the content filter, no content,
- * content that is not JSON or not `{locations: [...]}`.
+ * content that is not JSON or not `{locations: [...]}`, nests too deep or holds a string that
+ * cannot be stored.
  */
 export function parseCompletion(completion: ChatCompletion): unknown[] {
   const choice = completion.choices?.[0];
@@ -196,11 +198,21 @@ export function parseCompletion(completion: ChatCompletion): unknown[] {
     throw invalid('the answer was withheld by the content filter');
   const content = choice.message?.content;
   if (!content) throw invalid('the answer has no content');
+  // The strict schema nests five levels; anything far deeper, or a string PostgreSQL cannot
+  // store (the items keep the raw answer in jsonb), fails the batch here rather than the write.
+  if (jsonNestsDeeperThan(content)) {
+    throw invalid(`the answer nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
   } catch {
     throw invalid('the answer is not valid JSON');
+  }
+  if (unstorableStrings(parsed).length > 0) {
+    throw invalid(
+      'the answer contains characters that cannot be stored (a NUL or an unpaired UTF-16 surrogate)',
+    );
   }
   const answer = answerSchema.safeParse(parsed);
   if (!answer.success) throw invalid('the answer is not an object with a "locations" list');

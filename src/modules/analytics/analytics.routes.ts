@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requestOrigin } from '../../lib/origins.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { addJsonBodyParser } from '../../plugins/json-body.ts';
 import { ANALYTICS_LIMIT, clientAddress, sharedRateLimit } from '../../plugins/rate-limit.ts';
 import { guardScope, type RouteScope } from '../../plugins/scope.ts';
 import {
@@ -16,17 +17,12 @@ import { EVENTS_PER_HOUR } from './analytics.service.ts';
 /**
  * The widget posts with navigator.sendBeacon and a text/plain Blob (a CORS-safelisted type: no
  * preflight), so this plugin, and only it, reads text/plain bodies as JSON too. The parser is
- * the app's JSON parser (prototype poisoning refused), and an empty body is no body.
+ * the app's JSON parser (src/plugins/json-body.ts: prototype poisoning and deep nesting refused,
+ * an empty body is no body).
  */
 export const analyticsIngestRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.deps.services.analytics;
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
-  });
+  addJsonBodyParser(app, 'text/plain');
 
   app.post(
     '/',

@@ -1,6 +1,7 @@
 // Errors of the billing module (docs/api.md, Billing).
 import {
   AppError,
+  createBadRequestError,
   createConflictError,
   createFieldError,
   createNotConfiguredError,
@@ -46,3 +47,17 @@ export const createInvalidSignatureError = () => createUnauthenticatedError('Inv
 /** A correctly signed body that is not a Paddle event (no event_id, type or occurred_at). */
 export const createUnreadableEventError = () =>
   new AppError(400, 'bad_request', 'The webhook body is not a Paddle event.');
+
+/** A signed body nesting deeper than any Paddle event does (src/lib/json.ts). */
+export const createEventTooDeepError = (depth: number) =>
+  createBadRequestError(`The webhook body may not nest arrays and objects more than ${depth} levels deep.`);
+
+/** A signed body holding a string PostgreSQL cannot store in the event's jsonb. */
+export const createUnstorableEventError = () =>
+  createBadRequestError(
+    'The webhook body contains characters that cannot be stored (a NUL or an unpaired UTF-16 surrogate).',
+  );
+
+/** An event we act on whose data lacks a field we read or has it of the wrong type. */
+export const createInvalidEventDataError = (field: string) =>
+  createBadRequestError(`The webhook event's ${field} is missing or invalid.`);

@@ -12,11 +12,14 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, unstorableStrings } from '../../lib/json.ts';
 import type { UserRow } from '../users/users.table.ts';
 import {
   createBillingNotConfiguredError,
   createCheckoutUnavailableError,
   createCustomerTakenError,
+  createEventTooDeepError,
+  createInvalidEventDataError,
   createInvalidSignatureError,
   createInvoiceNotFoundError,
   createNoBillingAccountError,
@@ -24,6 +27,7 @@ import {
   createPriceNotAvailableError,
   createSubscriptionExistsError,
   createUnreadableEventError,
+  createUnstorableEventError,
 } from './billing.errors.ts';
 import type { BillingRepository } from './billing.repository.ts';
 import {
@@ -261,6 +265,9 @@ export function createBillingService({ db, repository, settings, logger }: Billi
      * one transaction: the event is stored (a stored event_id ends it: a duplicate, no effect),
      * the user found by customer, else by custom_data.user_id, and the effect applied unless
      * the user's state is newer. Unknown event types and customers are stored and acknowledged.
+     * A signed body that is no Paddle event, nests too deep, holds a string PostgreSQL cannot
+     * store, or whose data (for a type we act on) lacks a field we read or has it of the wrong
+     * type, is a 400 before the transaction: nothing is stored.
      */
     async handleWebhook(rawBody: string, signature: string | string[] | undefined): Promise<WebhookAck> {
       const secret = settings.webhookSecret;
@@ -270,16 +277,26 @@ export function createBillingService({ db, repository, settings, logger }: Billi
         log.warn({ reason: check.reason }, 'paddle webhook refused');
         throw createInvalidSignatureError();
       }
+      // Checked in this order so nothing walks a body too deep, and nothing half-valid is stored.
+      if (jsonNestsDeeperThan(rawBody)) throw createEventTooDeepError(MAX_JSON_DEPTH);
       let json: unknown;
       try {
         json = JSON.parse(rawBody);
       } catch {
         throw createUnreadableEventError();
       }
+      if (unstorableStrings(json).length > 0) throw createUnstorableEventError();
       const parsed = paddleEventSchema.safeParse(json);
       if (!parsed.success) throw createUnreadableEventError();
       const event = parsed.data;
       const effect = webhookEffect(event, prices);
+      if (effect.kind === 'invalid') {
+        log.warn(
+          { eventId: event.event_id, eventType: event.event_type, field: effect.field },
+          'paddle webhook refused',
+        );
+        throw createInvalidEventDataError(effect.field);
+      }
 
       const outcome = await db.transaction(async (tx) => {
         const stored = await repository.insertEvent(

@@ -31,6 +31,15 @@ export class PaddleError extends Error {
 
 // --- Entities: the fields the service reads --------------------------------------------------
 
+/**
+ * A time as Paddle writes it (RFC 3339, `2024-10-12T07:20:50.52Z`). Checked here because these
+ * values are stored (timestamptz) and compared by PostgreSQL: a webhook's `"not-a-date"` must be
+ * refused before a transaction starts. Year 0000 exists in ISO 8601 but not in PostgreSQL.
+ */
+export const paddleTimeSchema = z.iso
+  .datetime({ offset: true })
+  .refine((value) => !value.startsWith('0000'), 'Invalid ISO datetime');
+
 export const paddleCustomerSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -46,8 +55,8 @@ export const paddleTransactionSchema = z.object({
   subscription_id: z.string().nullish(),
   currency_code: z.string(),
   custom_data: z.record(z.string(), z.unknown()).nullish(),
-  created_at: z.string(),
-  billed_at: z.string().nullish(),
+  created_at: paddleTimeSchema,
+  billed_at: paddleTimeSchema.nullish(),
   details: z
     .object({
       totals: z.object({ total: z.string().nullish(), grand_total: z.string().nullish() }).nullish(),
@@ -65,15 +74,17 @@ export const paddleSubscriptionSchema = z.object({
   status: z.enum(paddleSubscriptionStatuses),
   customer_id: z.string(),
   custom_data: z.record(z.string(), z.unknown()).nullish(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  next_billed_at: z.string().nullish(),
-  scheduled_change: z.object({ action: z.string(), effective_at: z.string().nullish() }).nullish(),
+  created_at: paddleTimeSchema,
+  updated_at: paddleTimeSchema,
+  next_billed_at: paddleTimeSchema.nullish(),
+  scheduled_change: z.object({ action: z.string(), effective_at: paddleTimeSchema.nullish() }).nullish(),
   items: z.array(
     z.object({
       status: z.string().nullish(),
       price: z.object({ id: z.string() }),
-      trial_dates: z.object({ starts_at: z.string().nullish(), ends_at: z.string().nullish() }).nullish(),
+      trial_dates: z
+        .object({ starts_at: paddleTimeSchema.nullish(), ends_at: paddleTimeSchema.nullish() })
+        .nullish(),
     }),
   ),
 });

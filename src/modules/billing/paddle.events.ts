@@ -9,6 +9,7 @@ import {
   type PaddleSubscriptionStatus,
   paddleSubscriptionSchema,
   paddleSubscriptionStatuses,
+  paddleTimeSchema,
   paddleTransactionSchema,
 } from './paddle.client.ts';
 
@@ -33,7 +34,7 @@ export interface BillingState {
 export const paddleEventSchema = z.object({
   event_id: z.string().min(1).max(255),
   event_type: z.string().min(1).max(255),
-  occurred_at: z.iso.datetime({ offset: true }),
+  occurred_at: paddleTimeSchema,
   notification_id: z.string().nullish(),
   data: z.record(z.string(), z.unknown()),
 });
@@ -153,13 +154,24 @@ export type WebhookEffect =
     }
   /** A paid transaction: the customer is the user's (remembered when the user has none yet). */
   | { kind: 'customer'; customerId: string; userId: number | undefined }
-  /** Stored and acknowledged only: an event type we do not act on, or data we cannot read. */
-  | { kind: 'none'; reason: 'unhandled_type' | 'unreadable_data' };
+  /** Stored and acknowledged only: an event type we do not act on, or a transaction without customer. */
+  | { kind: 'none'; reason: 'unhandled_type' | 'no_customer' }
+  /**
+   * An event type we act on whose data lacks a field we read, or has one of the wrong type (a
+   * date that is not one): refused, nothing stored. `field` is the first such field's path.
+   */
+  | { kind: 'invalid'; field: string };
+
+/** `data.items.0.price.id`: the path of the first issue, from our schema's keys (never a value). */
+const invalidData = (error: z.ZodError): WebhookEffect => ({
+  kind: 'invalid',
+  field: ['data', ...(error.issues[0]?.path ?? [])].join('.'),
+});
 
 export function webhookEffect(event: PaddleEvent, prices: PriceTiers): WebhookEffect {
   if ((subscriptionEventTypes as readonly string[]).includes(event.event_type)) {
     const parsed = paddleSubscriptionSchema.safeParse(event.data);
-    if (!parsed.success) return { kind: 'none', reason: 'unreadable_data' };
+    if (!parsed.success) return invalidData(parsed.error);
     return {
       kind: 'subscription',
       customerId: parsed.data.customer_id,
@@ -170,7 +182,9 @@ export function webhookEffect(event: PaddleEvent, prices: PriceTiers): WebhookEf
   }
   if ((transactionEventTypes as readonly string[]).includes(event.event_type)) {
     const parsed = paddleTransactionSchema.safeParse(event.data);
-    if (!parsed.success || !parsed.data.customer_id) return { kind: 'none', reason: 'unreadable_data' };
+    if (!parsed.success) return invalidData(parsed.error);
+    // Paddle's schema allows a transaction without a customer: nothing to remember.
+    if (!parsed.data.customer_id) return { kind: 'none', reason: 'no_customer' };
     return {
       kind: 'customer',
       customerId: parsed.data.customer_id,
