@@ -1,6 +1,7 @@
 // Request and response shapes of the widget payload and publishing routes.
 import { z } from 'zod';
 import { customFieldTypes } from '../custom-fields/custom-fields.table.ts';
+import { locationSchema } from '../locations/locations.schemas.ts';
 import { refinementMatchModes, refinementOps } from './finders.table.ts';
 
 /** A finder token: 32 random bytes in base64url (43 characters); anything else names no finder. */
@@ -26,27 +27,32 @@ export const publicationInfoSchema = z.object({
 // test parsing real payloads with it fails on any key the bytes gain or lose; a new key of the
 // payload is one more line here.
 
-export const payloadLocationSchema = z.strictObject({
-  id: z.int(),
-  title: z.string(),
-  description: z.string().nullable(),
-  address: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  country: z.string().nullable(),
-  zip: z.string().nullable(),
-  lat: z.number().nullable(),
-  lng: z.number().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  website: z.string().nullable(),
-  image_url: z.string().nullable(),
-  custom_fields: z
-    .record(z.string(), z.unknown())
-    .describe("Values named by a custom field definition of the location's workspace"),
-  sets: z.array(z.int()).describe('Set ids, ascending'),
-  tags: z.array(z.string()).describe('Tag slugs, by tag name then id'),
-});
+/** A location as the payload writes it: the API's own fields (one definition), then its values, sets and tags. */
+export const payloadLocationSchema = locationSchema
+  .pick({
+    id: true,
+    title: true,
+    description: true,
+    address: true,
+    city: true,
+    state: true,
+    country: true,
+    zip: true,
+    lat: true,
+    lng: true,
+    phone: true,
+    email: true,
+    website: true,
+    image_url: true,
+  })
+  .extend({
+    custom_fields: z
+      .record(z.string(), z.unknown())
+      .describe("Values named by a custom field definition of the location's workspace"),
+    sets: z.array(z.int()).describe('Set ids, ascending'),
+    tags: z.array(z.string()).describe('Tag slugs, by tag name then id'),
+  })
+  .strict();
 
 export const finderWidgetPayloadSchema = z.strictObject({
   advanced_refinements: z.array(
