@@ -287,7 +287,12 @@ function createServices({
       events: finderEvents,
       logger,
     }),
-    finderPayload: createFinderPayloadService({ repository: finderPayloads, cache: payloadCache, storage }),
+    finderPayload: createFinderPayloadService({
+      db,
+      repository: finderPayloads,
+      cache: payloadCache,
+      storage,
+    }),
     /** The cache's listener, for scripts and tests that write around the services. */
     finderChanges: changes,
     locations: locationsService,

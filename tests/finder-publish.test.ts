@@ -219,11 +219,13 @@ describe('with the local driver', () => {
   });
 });
 
-describe('a pointer upload that fails', () => {
+describe('a pointer upload that fails, or a publish stalled between its two writes', () => {
   let ctx: TestContext;
   let app: FastifyInstance;
   let deps: Deps;
   let failPointer = false;
+  /** Awaited after a version file is stored, before the publish goes on to the pointer. */
+  let afterVersion: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     ctx = await createTestContext();
@@ -234,7 +236,8 @@ describe('a pointer upload that fails', () => {
       driver: deps.storage.driver,
       async put(key, body, options) {
         if (failPointer && key.endsWith('/config.json')) throw new Error('storage unavailable');
-        return deps.storage.put(key, body, options);
+        await deps.storage.put(key, body, options);
+        if (key.includes('/v/')) await afterVersion?.();
       },
     };
     const repository = createFinderPayloadRepository(deps.db);
@@ -242,7 +245,7 @@ describe('a pointer upload that fails', () => {
       load: (token) => repository.build(token),
       dependencies: (token) => repository.dependencies(token),
     });
-    deps.services.finderPayload = createFinderPayloadService({ repository, cache, storage });
+    deps.services.finderPayload = createFinderPayloadService({ db: deps.db, repository, cache, storage });
     app = await buildApp(deps);
     await app.ready();
   });
@@ -288,6 +291,77 @@ describe('a pointer upload that fails', () => {
     const retried = await publish();
     expect(retried.statusCode).toBe(200);
     expect((retried.json() as { hash: string }).hash).not.toBe(hash);
+  });
+  describe('while a publish is between its version file and its pointer', () => {
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    /** A publish that stops after storing its version file until `release` is called. */
+    async function stalledPublish(finderToken: string, ownerToken: string) {
+      let release = () => {};
+      let reached = () => {};
+      const atVersion = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      afterVersion = () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          reached();
+        });
+      const done = app.inject({
+        method: 'POST',
+        url: `/api/ext/finders/details/${finderToken}/sync`,
+        headers: as(ownerToken),
+      });
+      await atVersion;
+      afterVersion = undefined;
+      return { done, release: () => release() };
+    }
+    const cdn = (path: string) => app.inject({ method: 'GET', url: `/cdn/${path}` });
+
+    it('an unpublish waits for it, then removes everything: no pointer naming a deleted file', async () => {
+      const cast = await createCast(deps);
+      const finder = await createWidgetFinder(deps, cast.workspaceId);
+      const publish = await stalledPublish(finder.token, cast.ownerToken);
+      const unpublish = app.inject({
+        method: 'DELETE',
+        url: `/api/ext/finders/details/${finder.token}`,
+        headers: as(cast.ownerToken),
+      });
+      // The unpublish cannot finish while the publish holds the finder.
+      const early = await Promise.race([
+        unpublish.then(() => 'finished'),
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+      ]);
+      expect(early).toBe('waiting');
+      publish.release();
+      expect((await publish.done).statusCode).toBe(200);
+      expect((await unpublish).statusCode).toBe(204);
+
+      expect((await cdn(`finders/${finder.token}/config.json`)).statusCode).toBe(404);
+      const info = await app.inject({
+        method: 'GET',
+        url: `/api/ext/finders/details/${finder.token}/info`,
+        headers: as(cast.ownerToken),
+      });
+      expect(info.json()).toEqual({ hash: null, last_synced_at: null });
+    });
+
+    it("the finder's delete waits for it, then removes its files and the finder", async () => {
+      const cast = await createCast(deps);
+      const finder = await createWidgetFinder(deps, cast.workspaceId);
+      const publish = await stalledPublish(finder.token, cast.ownerToken);
+      const removal = app.inject({
+        method: 'DELETE',
+        url: `/api/finders/${finder.id}`,
+        headers: as(cast.ownerToken),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      publish.release();
+      expect((await publish.done).statusCode).toBe(200);
+      expect((await removal).statusCode).toBe(204);
+      expect((await cdn(`finders/${finder.token}/config.json`)).statusCode).toBe(404);
+      const { hash } = (await publish.done).json() as { hash: string };
+      expect((await cdn(`finders/${finder.token}/v/${hash}.json`)).statusCode).toBe(404);
+    });
   });
 });
 

@@ -369,15 +369,21 @@ export function createFinderPayloadRepository(db: Database) {
     },
 
     /** The finder with this token, when the actor may reach it. */
+    /**
+     * The finder of a token the actor may publish. With `lock`, its row is locked for the
+     * transaction `tx`: the row is the lock of the finder's published files (see publish).
+     */
     async findAccessibleByToken(
       actor: Actor,
       token: string,
+      { lock = false }: { lock?: boolean } = {},
       tx: Executor = db,
     ): Promise<{ id: number; token: string } | undefined> {
-      const [row] = await tx
+      const query = tx
         .select({ id: findersTable.id, token: findersTable.token })
         .from(findersTable)
         .where(and(eq(findersTable.token, token), accessibleWorkspace(findersTable.workspaceId, actor)));
+      const [row] = lock ? await query.for('update') : await query;
       return row;
     },
 

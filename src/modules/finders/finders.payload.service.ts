@@ -1,6 +1,7 @@
 // The widget payload of a finder: served (GET /ext/finders/details/{key}, public, through the
 // 60 s cache and the finder's origin rules) and published to object storage (sync, info,
 // delete; members of the finder's workspace). Publishing builds afresh, never from the cache.
+import type { Database } from '../../db/client.ts';
 import { createOriginNotAllowedError, finderAllowsOrigin } from '../../lib/origins.ts';
 import type { Storage } from '../../lib/storage/storage.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
@@ -32,6 +33,7 @@ export async function removePublishedFiles(storage: Storage, token: string): Pro
 }
 
 interface FinderPayloadServiceDeps {
+  db: Database;
   repository: FinderPayloadRepository;
   cache: PayloadCache;
   storage: Storage;
@@ -39,6 +41,7 @@ interface FinderPayloadServiceDeps {
 }
 
 export function createFinderPayloadService({
+  db,
   repository,
   cache,
   storage,
@@ -61,7 +64,12 @@ export function createFinderPayloadService({
 
     /**
      * The versioned file first, the pointer after it, the history row last: a failure at any
-     * step leaves the previous pointer naming a file that exists.
+     * step leaves the previous pointer naming a file that exists. The build reads without a
+     * lock; the writes hold the finder's row (FOR UPDATE) until the history row commits, as an
+     * unpublish and the finder's delete do while they remove the files: otherwise a removal
+     * running between this publish's two writes would leave the pointer naming a deleted file
+     * (or, on the local driver, fail on a folder that filled while it was emptied), and a
+     * publish after a delete would leave files of a finder that no longer exists.
      */
     async publish(actor: Actor, token: string): Promise<{ hash: string }> {
       const finder = await accessibleFinder(actor, token);
@@ -70,22 +78,27 @@ export function createFinderPayloadService({
       const body = built.json;
       const hash = sha1Hex(body);
       const objectKey = versionKey(finder.token, hash);
-      await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
-      const publishedAt = now();
-      // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
-      const pointer = JSON.stringify({
-        hash,
-        published_at: publishedAt.toISOString(),
-        url: pointerVersionUrl(hash),
+      return db.transaction(async (tx) => {
+        if (!(await repository.findAccessibleByToken(actor, token, { lock: true }, tx))) {
+          throw createFinderNotFoundError();
+        }
+        await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
+        const publishedAt = now();
+        // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
+        const pointer = JSON.stringify({
+          hash,
+          published_at: publishedAt.toISOString(),
+          url: pointerVersionUrl(hash),
+        });
+        await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
+          contentType: JSON_TYPE,
+          cacheControl: POINTER_CACHE_CONTROL,
+        });
+        // The history keeps the file's public URL at the time of the publish.
+        const url = storage.publicUrl(objectKey);
+        await repository.recordPublication({ finderId: finder.id, hash, objectKey, url, publishedAt }, tx);
+        return { hash };
       });
-      await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
-        contentType: JSON_TYPE,
-        cacheControl: POINTER_CACHE_CONTROL,
-      });
-      // The history keeps the file's public URL at the time of the publish.
-      const url = storage.publicUrl(objectKey);
-      await repository.recordPublication({ finderId: finder.id, hash, objectKey, url, publishedAt });
-      return { hash };
     },
 
     /** The last publish; both null when the finder was never published (or was unpublished). */
@@ -97,9 +110,13 @@ export function createFinderPayloadService({
 
     /** Every file under `finders/{token}/`, then the history (so info says "never published"). */
     async unpublish(actor: Actor, token: string): Promise<void> {
-      const finder = await accessibleFinder(actor, token);
-      await removePublishedFiles(storage, finder.token);
-      await repository.deletePublications(finder.id);
+      await db.transaction(async (tx) => {
+        // The finder's row held while its files go (see publish).
+        const finder = await repository.findAccessibleByToken(actor, token, { lock: true }, tx);
+        if (!finder) throw createFinderNotFoundError();
+        await removePublishedFiles(storage, finder.token);
+        await repository.deletePublications(finder.id, tx);
+      });
     },
   };
 }

@@ -138,16 +138,16 @@ export function createFindersService({
 
     /**
      * The published files go first: the CDN must not keep serving a deleted finder, and a
-     * storage that fails (503/502) leaves the finder in place for a retry. Then the finder and
-     * its backing map together; its locations, keys and publications by cascade.
+     * storage that fails (503/502) leaves the finder in place for a retry. They go while the
+     * finder's row is locked, as a publish holds it while it writes them (so none lands after
+     * the removal). Then the finder and its backing map together; its locations, keys and
+     * publications by cascade.
      */
     async delete(actor: Actor, id: number): Promise<void> {
-      const found = await finders.find(actor, id);
-      if (!found) throw createFinderNotFoundError();
-      await removePublishedFiles(found.token);
       const finder = await db.transaction(async (tx) => {
         const row = await finders.find(actor, id, { lock: true }, tx);
         if (!row) throw createFinderNotFoundError();
+        await removePublishedFiles(row.token);
         await finders.delete(id, tx);
         if (row.mapId !== null) await maps.delete(row.mapId, tx);
         return row;
