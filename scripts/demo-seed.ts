@@ -2,11 +2,12 @@
 // migrations, API and worker), plus a demo account with a workspace of 300 coffee shops, tags,
 // sets and custom fields, and a published finder, written through the service's own routes.
 // Prints the URL of /demo/{token}, a page that embeds the widget as a customer's site would.
-// Running it again reuses the account and its finder and publishes afresh.
+// Running it again reuses the account and its finder and publishes afresh; after a run cut
+// short, before the finder existed, it clears the workspace and seeds it again.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../src/config.ts';
 import { demoFinderContent } from './demo-content.ts';
-import { ApiCallError, injectApi, publishFinder, seedFinder } from './seed-finder.ts';
+import { type ApiCall, ApiCallError, injectApi, publishFinder, seedFinder } from './seed-finder.ts';
 
 export const DEMO_EMAIL = 'demo@northwind.example';
 export const DEMO_PASSWORD = 'northwind-demo-2026';
@@ -29,6 +30,17 @@ async function demoToken(app: FastifyInstance): Promise<string> {
   return registered.token;
 }
 
+/**
+ * Removes what a run cut short (Ctrl-C while seeding) left in the demo workspace before its
+ * finder existed, so seeding again does not meet its own custom fields, sets and locations.
+ */
+async function clearWorkspace(api: ApiCall, workspaceId: number): Promise<void> {
+  for (const resource of ['locations', 'sets', 'tags', 'custom-field-definitions']) {
+    const rows = await api<{ id: number }[]>('GET', `/${resource}?workspace_id=${workspaceId}`);
+    for (const row of rows) await api('DELETE', `/${resource}/${row.id}`);
+  }
+}
+
 export async function seedDemo(app: FastifyInstance, config: Config): Promise<string> {
   const token = await demoToken(app);
   const api = injectApi(app, token);
@@ -39,9 +51,11 @@ export async function seedDemo(app: FastifyInstance, config: Config): Promise<st
     'GET',
     `/finders?workspace_id=${workspace.id}`,
   );
-  const finderToken =
-    finders.find((finder) => finder.name === content.name)?.token ??
-    (await seedFinder(api, workspace.id, content)).token;
+  let finderToken = finders.find((finder) => finder.name === content.name)?.token;
+  if (finderToken === undefined) {
+    await clearWorkspace(api, workspace.id);
+    finderToken = (await seedFinder(api, workspace.id, content)).token;
+  }
   await publishFinder(api, finderToken);
   return `${config.appUrl}/demo/${finderToken}`;
 }

@@ -30,6 +30,9 @@ import { canRunRedisServer, startThrowawayRedis, type ThrowawayRedis } from './h
 // Without the throttle every request of a burst waits for an argon2 verification: time enough
 // for a failing run to report its counts instead of a timeout.
 const BURST_TIMEOUT_MS = 120_000;
+// The other tests log in one after another, up to a dozen argon2 verifications each (seconds
+// apiece on a busy two-CPU machine).
+const SEQUENTIAL_LOGINS_TIMEOUT_MS = 60_000;
 
 const statuses = (responses: LightMyRequestResponse[]) => {
   const counts: Record<number, number> = {};
@@ -54,7 +57,7 @@ const stores = [
 ];
 
 for (const store of stores) {
-  describe.skipIf(store.skip)(`throttling ${store.name}`, () => {
+  describe.skipIf(store.skip)(`throttling ${store.name}`, { timeout: SEQUENTIAL_LOGINS_TIMEOUT_MS }, () => {
     let ctx: TestContext;
     let redis: ThrowawayRedis | undefined;
     beforeAll(async () => {
