@@ -49,15 +49,51 @@ const READY_TIMEOUT_MS = 1_500;
 const CLOSE_GRACE_MS = 5_000;
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
-  const { config } = deps;
-  const app = Fastify({
+  const app = createServer(deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('deps', deps);
+  closeWithinGrace(app);
+
+  // An empty body is no body; a body nesting deeper than 32 levels is refused before parsing.
+  addJsonBodyParser(app, 'application/json');
+  registerErrorHandling(app);
+  declareErrorResponses(app);
+  declareOperations(app);
+  await registerHttpPolicy(app, { appUrl: deps.config.appUrl });
+  await app.register(rateLimit, {
+    global: false,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+    // Redis down or frozen (its commands fail fast, src/lib/redis.ts): serve unthrottled rather
+    // than answer 500 to every limited route.
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => createRateLimitedError(context.ttl / 1000),
+  });
+  await registerApiDocs(app, deps.config.appUrl);
+  // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
+  await app.register(multipart, { limits: { files: 1, fileSize: 50 * 1024 * 1024, fields: 20 } });
+
+  registerHealthRoutes(app, deps);
+  await app.register(authPlugin, {
+    jwt: deps.config.jwt,
+    authService: deps.services.auth,
+    auditService: deps.services.audit,
+  });
+  await app.register(apiRoutes, { prefix: '/api' });
+  await registerPublicRoutes(app, deps);
+  return app;
+}
+
+/** The Fastify instance with the service's server options; nothing registered yet. */
+function createServer(deps: Deps) {
+  return Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Honour a caller's X-Request-Id when it is sane; otherwise make one.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : crypto.randomUUID();
     },
-    trustProxy: config.trustProxy,
+    trustProxy: deps.config.trustProxy,
     // On close, keep-alive connections with no request under way are closed at once.
     forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
@@ -69,10 +105,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     clientErrorHandler: createClientErrorHandler(deps.logger as FastifyBaseLogger),
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+}
 
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.decorate('deps', deps);
+type App = ReturnType<typeof createServer>;
+
+/**
+ * On close: `shuttingDown` aborts, responses end their connections, and requests still under
+ * way after CLOSE_GRACE_MS are cut.
+ */
+function closeWithinGrace(app: App): void {
   const shutdown = new AbortController();
   app.decorate('shuttingDown', shutdown.signal);
   let closing = false;
@@ -93,25 +134,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     force.unref();
     app.server.once('close', () => clearTimeout(force));
   });
+}
 
-  // An empty body is no body; a body nesting deeper than 32 levels is refused before parsing.
-  addJsonBodyParser(app, 'application/json');
-
-  registerErrorHandling(app);
-  declareErrorResponses(app);
-  declareOperations(app);
-
-  await registerHttpPolicy(app, { appUrl: config.appUrl });
-
-  await app.register(rateLimit, {
-    global: false,
-    ...(deps.redis ? { redis: deps.redis } : {}),
-    // Redis down or frozen (its commands fail fast, src/lib/redis.ts): serve unthrottled rather
-    // than answer 500 to every limited route.
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) => createRateLimitedError(context.ttl / 1000),
-  });
-
+/** The OpenAPI document (/openapi.json, compressed) and Swagger UI (/docs). */
+async function registerApiDocs(app: App, appUrl: string): Promise<void> {
   registerNamedSchemas();
   await app.register(swagger, {
     openapi: {
@@ -123,7 +149,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         // Private software (package.json), all rights reserved: a custom SPDX reference.
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
-      servers: [{ url: config.appUrl }],
+      servers: [{ url: appUrl }],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
@@ -132,8 +158,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  // Global ceilings; each upload route passes its own smaller fileSize (images 5 MB, CSV 50 MB).
-  await app.register(multipart, { limits: { files: 1, fileSize: 50 * 1024 * 1024, fields: 20 } });
 
   // Compressed once per process, on the first request: the document is complete only once the
   // app is ready, and it does not change while the process runs.
@@ -143,7 +167,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     reply.type('application/json; charset=utf-8');
     return sendEncoded(request, reply, await openApiBody);
   });
+}
 
+/** /healthz (the process is up) and /readyz (the database answers). */
+function registerHealthRoutes(app: App, deps: Deps): void {
   app.get(
     '/healthz',
     {
@@ -172,21 +199,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       return reply.status(503).send({ status: 'database_unavailable' });
     },
   );
+}
 
-  await app.register(authPlugin, {
-    jwt: config.jwt,
-    authService: deps.services.auth,
-    auditService: deps.services.audit,
-  });
-  await app.register(apiRoutes, { prefix: '/api' });
+/** What visitors' browsers load outside /api: the local CDN, widget.js and the demo page. */
+async function registerPublicRoutes(app: App, { config, db }: Deps): Promise<void> {
   if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
   await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl, dir: config.widgetDir });
-  const demo = createDemoRepository(deps.db);
+  const demo = createDemoRepository(db);
   await app.register(demoRoutes, {
     appUrl: config.appUrl,
     cdnUrl: config.storage.cdnUrl,
     findFinderName: (token) => demo.findFinderName(token),
   });
-
-  return app;
 }

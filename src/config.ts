@@ -88,12 +88,12 @@ export const envSchema = z.object({
   PADDLE_PRICE_BRONZE: optionalString,
   PADDLE_PRICE_PREMIUM: optionalString,
   /** Bound of each call to the Paddle API, connection to last byte. */
+  PADDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /**
    * The most time one CSV import may take, upload parsed to commit; past it the running
    * statement is cancelled and the import rolled back (docs/api.md, CSV import).
    */
   IMPORT_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
-  PADDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   SMTP_URL: optionalString.pipe(
     z
       .string()

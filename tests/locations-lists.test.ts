@@ -16,6 +16,7 @@ import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 import { multipart } from './helpers/multipart.ts';
+import { type PageQuery, unstreamedAdminUsers, unstreamedNamed } from './helpers/unstreamed-lists.ts';
 
 const LOCATIONS = 4_500; // more than two batches
 let ctx: TestContext;
@@ -307,17 +308,10 @@ describe('GET /api/users (admin), streamed', () => {
       from generate_series(1, 2100) g`);
     const admin = await createUser(ctx.deps, { role: 'admin' });
     const headers = bearer(await tokenFor(ctx.deps, admin));
-    const previous = async (query: { limit?: number; offset?: number } = {}) => {
-      const listed = await ctx.deps.services.adminUsers.list(
-        {},
-        {
-          limit: query.limit,
-          offset: query.offset ?? 0,
-          paged: query.limit !== undefined || query.offset !== undefined,
-        },
+    const previous = async (query: PageQuery = {}) =>
+      JSON.stringify(
+        z.encode(z.array(adminUserPayloadSchema), await unstreamedAdminUsers(ctx.deps.db, undefined, query)),
       );
-      return JSON.stringify(z.encode(z.array(adminUserPayloadSchema), listed.items));
-    };
     const whole = await ctx.app.inject({ method: 'GET', url: '/api/users', headers });
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['content-length']).toBeUndefined();
@@ -339,15 +333,7 @@ describe('GET /api/users (admin), streamed', () => {
     const filtered = await ctx.app.inject({ method: 'GET', url: '/api/users?q=bulk1', headers });
     expect(filtered.body).toBe(
       JSON.stringify(
-        z.encode(
-          z.array(adminUserPayloadSchema),
-          (
-            await ctx.deps.services.adminUsers.list(
-              { q: 'bulk1' },
-              { limit: undefined, offset: 0, paged: false },
-            )
-          ).items,
-        ),
+        z.encode(z.array(adminUserPayloadSchema), await unstreamedAdminUsers(ctx.deps.db, 'bulk1')),
       ),
     );
   });
@@ -360,19 +346,14 @@ describe('GET /api/tags and /api/sets, streamed', () => {
       select ${ws}, 'Tag "' || g || '" ✓', 'tag-' || g from generate_series(1, 2100) g`);
     await ctx.deps.db.execute(sql`insert into sets (workspace_id, name)
       select ${ws}, 'Set ' || g from generate_series(1, 1500) g`);
-    const actor = { userId: owner.id, allWorkspaces: false };
-    for (const [resource, service, schema] of [
-      ['tags', ctx.deps.services.tags, tagSchema],
-      ['sets', ctx.deps.services.sets, setSchema],
+    for (const [resource, schema] of [
+      ['tags', tagSchema],
+      ['sets', setSchema],
     ] as const) {
-      const previous = async (query: { limit?: number; offset?: number } = {}) => {
-        const listed = await service.list(actor, ws, {
-          limit: query.limit,
-          offset: query.offset ?? 0,
-          paged: query.limit !== undefined || query.offset !== undefined,
-        });
-        return JSON.stringify(z.encode(z.array(schema), listed.items as never));
-      };
+      const previous = async (query: PageQuery = {}) =>
+        JSON.stringify(
+          z.encode(z.array(schema), (await unstreamedNamed(ctx.deps.db, resource, ws, query)) as never),
+        );
       const url = `/api/${resource}?workspace_id=${ws}`;
       const whole = await ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
       expect(whole.statusCode).toBe(200);

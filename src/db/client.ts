@@ -55,14 +55,27 @@ const dialect = new PgDialect({ casing: 'snake_case' });
 export type SqlClient = postgres.Sql | postgres.TransactionSql;
 
 /**
+ * The postgres.js handle under a Drizzle executor: the pool, or the connection a transaction
+ * holds. Raw access (COPY, pg-boss's statements, rows as bytes) goes through here: Drizzle keeps
+ * a transaction's client on its session without typing it as public, so this is the one place
+ * that reaches for it.
+ */
+export function sqlClientOf(executor: Executor | SqlClient): SqlClient {
+  if (typeof executor === 'function') return executor;
+  if ('$client' in executor) return executor.$client;
+  return (executor as unknown as { session: { client: postgres.TransactionSql } }).session.client;
+}
+
+/**
  * A statement's rows as the bytes PostgreSQL sent, a Buffer (or null) per column: for text the
  * service relays as it is, not decoded into strings to be encoded again. The statement is
  * prepared once per connection and reused (db.execute plans each statement anew).
  */
-export function rawRows(db: Database | SqlClient, query: SQL): Promise<(Buffer | null)[][]> {
+export function rawRows(db: Executor | SqlClient, query: SQL): Promise<(Buffer | null)[][]> {
   const { sql, params } = dialect.sqlToQuery(query);
-  const client = '$client' in db ? db.$client : db;
-  return client.unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true }).raw();
+  return sqlClientOf(db)
+    .unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true })
+    .raw();
 }
 
 /** Ids PostgreSQL wrote as one text, comma-separated (`string_agg`), read as bytes; none for null. */

@@ -7,7 +7,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import postgres from 'postgres';
-import { API_SESSION_TIMEOUTS, CONNECT_TIMEOUT_SECONDS, type Executor } from '../db/client.ts';
+import { API_SESSION_TIMEOUTS, CONNECT_TIMEOUT_SECONDS, type Executor, sqlClientOf } from '../db/client.ts';
 import { retryTransient } from '../lib/retry.ts';
 import { type JobName, type JobPayload, jobNames, jobPolicies, jobSchemas } from './jobs.ts';
 
@@ -44,15 +44,13 @@ function asPgValue(value: unknown): unknown {
 
 /**
  * pg-boss runs its statements through `executeSql`; inside a Drizzle transaction we hand it the
- * transaction's postgres.js client (Drizzle keeps it on `session.client`).
+ * transaction's postgres.js client, so a job is sent with the transaction's writes or not at all.
  */
 function transactionAdapter(tx: Executor) {
-  const client = (
-    tx as unknown as { session: { client: { unsafe(text: string, values?: unknown[]): Promise<unknown[]> } } }
-  ).session.client;
+  const client = sqlClientOf(tx);
   return {
     executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await client.unsafe(text, values.map(asPgValue)),
+      rows: await client.unsafe(text, values.map(asPgValue) as postgres.ParameterOrJSON<never>[]),
     }),
   };
 }

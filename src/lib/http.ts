@@ -85,7 +85,7 @@ function joinItems(prefix: string, items: (string | Buffer)[], suffix: string): 
 
 /**
  * Sends a list as a JSON array of rows already rendered as JSON, with X-Total-Count when paged.
- * A list that fits its first batch goes out whole, with a Content-Length, as before; a longer
+ * A list that fits its first batch goes out whole, with a Content-Length; a longer
  * one is written batch by batch (chunked), so memory holds a batch, not the list. When the
  * client leaves, the stream is destroyed and no further batch is read. An error after the first
  * byte can no longer become an error answer: the connection is cut (docs/api.md, Locations).

@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { mapWithConcurrency } from '../../lib/concurrency.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
@@ -40,6 +40,7 @@ import { WARNINGS } from './ai-imports.normalize.ts';
 import type { AiImportsRepository, ItemUpdate } from './ai-imports.repository.ts';
 import type { ImportBatchResponse } from './ai-imports.schemas.ts';
 import { BATCH_RELATED_TYPE } from './ai-imports.service.ts';
+import type { AiImportItemRow } from './ai-imports.table.ts';
 
 export const APPLY_PROCESS_TYPE = 'ai_location_import_apply';
 /** Geocoder calls in flight at once. */
@@ -66,6 +67,76 @@ interface ApplyServiceDeps {
 interface Geocoded {
   query: string;
   outcome: GeocodeOutcome;
+}
+
+interface GeocodingTally {
+  precise: number;
+  imprecise: number;
+  /** Items that got their coordinates from the geocoder. */
+  located: Set<number>;
+}
+
+interface ApplyOutcome {
+  applied: { created: number; updated: number };
+  geocoding: GeocodingTally;
+  joinedMapId: number | null;
+}
+
+/**
+ * Sets the geocoded coordinates on the planned rows, for items that still ask for the address
+ * that was geocoded (a PATCH may have changed it meanwhile); the others get a warning.
+ */
+function applyGeocoding(plan: ApplyPlan, geocoded: Map<number, Geocoded>): GeocodingTally {
+  const tally: GeocodingTally = { precise: 0, imprecise: 0, located: new Set() };
+  for (const planned of plan.apply) {
+    if (planned.payload.lat !== null && planned.payload.lng !== null) continue;
+    const result = geocoded.get(planned.itemId);
+    const outcome: GeocodeOutcome =
+      result && result.query === geocodeQuery(planned.payload)
+        ? result.outcome
+        : { warning: GEOCODE_WARNINGS.outOfTime };
+    if ('warning' in outcome) {
+      tally.imprecise += 1;
+      planned.warnings.push(outcome.warning);
+    } else {
+      tally.precise += 1;
+      planned.row.values.lat = outcome.lat;
+      planned.row.values.lng = outcome.lng;
+      tally.located.add(planned.itemId);
+    }
+  }
+  return tally;
+}
+
+/** Applied items become imported (with their location), the others failed. */
+function itemUpdates(
+  plan: ApplyPlan,
+  stored: readonly AiImportItemRow[],
+  located: ReadonlySet<number>,
+  locationOf: (index: number) => number,
+): ItemUpdate[] {
+  const items = new Map(stored.map((item) => [item.id, item]));
+  return [
+    ...plan.apply.map((planned, index) => {
+      const current = items.get(planned.itemId)!;
+      // "will be geocoded" does not hold once it was.
+      const kept = located.has(planned.itemId)
+        ? current.warnings.filter((warning) => warning !== WARNINGS.noCoordinates)
+        : current.warnings;
+      return {
+        id: planned.itemId,
+        status: 'imported' as const,
+        locationId: locationOf(index),
+        warnings: withWarnings(kept, planned.warnings),
+      };
+    }),
+    ...plan.failed.map((failed) => ({
+      id: failed.itemId,
+      status: 'failed' as const,
+      validationErrors: failed.errors,
+      confidence: 'low' as const,
+    })),
+  ];
 }
 
 export function createAiImportApplyService({
@@ -119,6 +190,121 @@ export function createAiImportApplyService({
     return results;
   }
 
+  /**
+   * The locations of the plan, written by the CSV import's own statements: one import per
+   * workspace at a time, staging by COPY, then set-based match, update, insert and tags. Items
+   * repeating a location (the CSV import's loose key) are written once, as the last of them; the
+   * others are imported as that same location. Answers the counts and each item's location.
+   */
+  async function writeLocations(tx: Transaction, workspaceId: number, plan: ApplyPlan) {
+    const winner = new Map<string, number>();
+    for (const [index, planned] of plan.apply.entries()) winner.set(looseKey(planned.row), index);
+    const tags = new TagCollector();
+    let lines = '';
+    for (const index of winner.values()) lines += copyLine(index + 1, plan.apply[index]!.row, tags);
+
+    await imports.lockWorkspace(tx, workspaceId);
+    const copy = await imports.createStaging(tx);
+    await pipeline(Readable.from([lines]), copy);
+    const applied = await imports.applyStaged(tx, {
+      workspaceId,
+      layout: AI_ITEM_LAYOUT,
+      mayRepeat: false,
+      tagNames: [...tags.names.values()],
+    });
+    const targets = await imports.stagedTargets(tx);
+    const locationOf = (index: number) => targets.get(winner.get(looseKey(plan.apply[index]!.row))! + 1)!;
+    return { applied, locationOf };
+  }
+
+  /** The written locations join the map behind the batch's finder, if it has one; its id or null. */
+  async function joinFinderMap(
+    tx: Transaction,
+    batch: { finderId: number | null; workspaceId: number },
+    locationIds: number[],
+  ): Promise<number | null> {
+    if (batch.finderId === null) return null;
+    const finder = await repository.finderInWorkspace(batch.finderId, batch.workspaceId, tx);
+    if (!finder?.mapId) return null;
+    await repository.joinMap(finder.mapId, locationIds, tx);
+    return finder.mapId;
+  }
+
+  /** The completed process that records the apply, with the events of its steps; its id. */
+  function recordProcess(
+    tx: Transaction,
+    run: { actor: Actor; batchId: number; workspaceId: number; startedAt: Date; plan: ApplyPlan },
+    outcome: ApplyOutcome,
+  ): Promise<number> {
+    const { actor, batchId, workspaceId, startedAt, plan } = run;
+    const { applied, geocoding, joinedMapId } = outcome;
+    const approved = plan.apply.filter((planned) => planned.autoApproved).length;
+    const summary = {
+      batch_id: batchId,
+      imported_items: plan.apply.length,
+      failed_items: plan.failed.length,
+      locations_created: applied.created,
+      locations_updated: applied.updated,
+      auto_approved: approved,
+      geocoded: geocoding.precise,
+      without_coordinates: geocoding.imprecise,
+      map_id: joinedMapId,
+    };
+    return processes.create(
+      {
+        workspaceId,
+        userId: actor.userId,
+        type: APPLY_PROCESS_TYPE,
+        status: 'completed',
+        progressPercent: 100,
+        currentStep: 'completed',
+        summary,
+        relatedType: BATCH_RELATED_TYPE,
+        relatedId: batchId,
+        inputPayload: { batch_id: batchId },
+        attempts: 1,
+        startedAt,
+        finishedAt: new Date(),
+      },
+      [
+        {
+          type: 'status',
+          status: 'running',
+          progressPercent: 0,
+          step: 'approving',
+          message: `Importing ${plan.apply.length} items (${approved} approved automatically); ${plan.failed.length} cannot be imported.`,
+        },
+        {
+          type: 'progress',
+          status: 'running',
+          progressPercent: 40,
+          step: 'geocoding',
+          message: `Geocoded ${geocoding.precise + geocoding.imprecise} items without coordinates: ${geocoding.precise} precise, ${geocoding.imprecise} created without coordinates.`,
+        },
+        {
+          type: 'progress',
+          status: 'running',
+          progressPercent: 80,
+          step: 'writing',
+          message: `Wrote ${applied.created + applied.updated} locations (${applied.created} created, ${applied.updated} updated) with their tags and custom fields${joinedMapId === null ? '' : "; they joined the finder's map"}.`,
+        },
+        {
+          type: 'status',
+          status: 'completed',
+          progressPercent: 100,
+          step: 'completed',
+          message: `Imported ${plan.apply.length} items; ${plan.failed.length} failed.`,
+          payload: summary,
+        },
+      ],
+      tx,
+    );
+  }
+
+  /**
+   * Geocodes outside any transaction (it may take minutes), then in one transaction with the
+   * batch locked plans again from the items as they are now and writes everything.
+   */
   async function importBatch(actor: Actor, batchId: number): Promise<ImportBatchResponse> {
     const startedAt = new Date();
     const batch = await repository.findOwned(actor.userId, batchId);
@@ -131,8 +317,7 @@ export function createAiImportApplyService({
     if (firstPlan.apply.length === 0) throw createNoValidItemsError();
     const geocoded = await geocode(firstPlan);
 
-    let changedMapId: number | null = null;
-    const response = await db.transaction(async (tx) => {
+    const { response, joinedMapId } = await db.transaction(async (tx) => {
       const locked = await repository.lockOwned(actor.userId, batchId, tx);
       if (!locked) throw createAiImportBatchNotFoundError();
       if (locked.status !== 'draft') throw createBatchNotDraftError(locked.status);
@@ -140,161 +325,32 @@ export function createAiImportApplyService({
       const plan = planApply(stored, await locations.definitions(locked.workspaceId, tx));
       if (plan.apply.length === 0) throw createNoValidItemsError();
 
-      // Coordinates from geocoding, when the item still asks for the address that was geocoded.
-      let precise = 0;
-      let imprecise = 0;
-      const located = new Set<number>();
-      for (const planned of plan.apply) {
-        if (planned.payload.lat !== null && planned.payload.lng !== null) continue;
-        const result = geocoded.get(planned.itemId);
-        const outcome: GeocodeOutcome =
-          result && result.query === geocodeQuery(planned.payload)
-            ? result.outcome
-            : { warning: GEOCODE_WARNINGS.outOfTime };
-        if ('warning' in outcome) {
-          imprecise += 1;
-          planned.warnings.push(outcome.warning);
-        } else {
-          precise += 1;
-          planned.row.values.lat = outcome.lat;
-          planned.row.values.lng = outcome.lng;
-          located.add(planned.itemId);
-        }
-      }
-
-      // Items repeating a location (the CSV import's loose key) are written once, as the last of
-      // them; the others are imported as that same location.
-      const winner = new Map<string, number>();
-      for (const [index, planned] of plan.apply.entries()) winner.set(looseKey(planned.row), index);
-      const tags = new TagCollector();
-      let lines = '';
-      for (const index of winner.values()) lines += copyLine(index + 1, plan.apply[index]!.row, tags);
-
-      // The CSV import's own statements: one import per workspace at a time, staging by COPY,
-      // then set-based match, update, insert and tags.
-      await imports.lockWorkspace(tx, locked.workspaceId);
-      const copy = await imports.createStaging(tx);
-      await pipeline(Readable.from([lines]), copy);
-      const applied = await imports.applyStaged(tx, {
-        workspaceId: locked.workspaceId,
-        layout: AI_ITEM_LAYOUT,
-        mayRepeat: false,
-        tagNames: [...tags.names.values()],
-      });
-      const targets = await imports.stagedTargets(tx);
-      const locationOf = (index: number) => targets.get(winner.get(looseKey(plan.apply[index]!.row))! + 1)!;
-
+      const geocoding = applyGeocoding(plan, geocoded);
+      const { applied, locationOf } = await writeLocations(tx, locked.workspaceId, plan);
       const locationIds = [...new Set(plan.apply.map((_planned, index) => locationOf(index)))];
-      let joinedMapId: number | null = null;
-      if (locked.finderId !== null) {
-        const finder = await repository.finderInWorkspace(locked.finderId, locked.workspaceId, tx);
-        if (finder?.mapId) {
-          await repository.joinMap(finder.mapId, locationIds, tx);
-          joinedMapId = finder.mapId;
-          changedMapId = finder.mapId;
-        }
-      }
-
-      const items = new Map(stored.map((item) => [item.id, item]));
-      const updates: ItemUpdate[] = [
-        ...plan.apply.map((planned, index) => {
-          const current = items.get(planned.itemId)!;
-          // "will be geocoded" no longer holds once it was.
-          const kept = located.has(planned.itemId)
-            ? current.warnings.filter((warning) => warning !== WARNINGS.noCoordinates)
-            : current.warnings;
-          return {
-            id: planned.itemId,
-            status: 'imported' as const,
-            locationId: locationOf(index),
-            warnings: withWarnings(kept, planned.warnings),
-          };
-        }),
-        ...plan.failed.map((failed) => ({
-          id: failed.itemId,
-          status: 'failed' as const,
-          validationErrors: failed.errors,
-          confidence: 'low' as const,
-        })),
-      ];
-      await repository.updateItems(updates, tx);
-
-      const approved = plan.apply.filter((planned) => planned.autoApproved).length;
-      const summary = {
-        batch_id: batchId,
-        imported_items: plan.apply.length,
-        failed_items: plan.failed.length,
-        locations_created: applied.created,
-        locations_updated: applied.updated,
-        auto_approved: approved,
-        geocoded: precise,
-        without_coordinates: imprecise,
-        map_id: joinedMapId,
-      };
-      const processId = await processes.create(
-        {
-          workspaceId: locked.workspaceId,
-          userId: actor.userId,
-          type: APPLY_PROCESS_TYPE,
-          status: 'completed',
-          progressPercent: 100,
-          currentStep: 'completed',
-          summary,
-          relatedType: BATCH_RELATED_TYPE,
-          relatedId: batchId,
-          inputPayload: { batch_id: batchId },
-          attempts: 1,
-          startedAt,
-          finishedAt: new Date(),
-        },
-        [
-          {
-            type: 'status',
-            status: 'running',
-            progressPercent: 0,
-            step: 'approving',
-            message: `Importing ${plan.apply.length} items (${approved} approved automatically); ${plan.failed.length} cannot be imported.`,
-          },
-          {
-            type: 'progress',
-            status: 'running',
-            progressPercent: 40,
-            step: 'geocoding',
-            message: `Geocoded ${precise + imprecise} items without coordinates: ${precise} precise, ${imprecise} created without coordinates.`,
-          },
-          {
-            type: 'progress',
-            status: 'running',
-            progressPercent: 80,
-            step: 'writing',
-            message: `Wrote ${applied.created + applied.updated} locations (${applied.created} created, ${applied.updated} updated) with their tags and custom fields${joinedMapId === null ? '' : "; they joined the finder's map"}.`,
-          },
-          {
-            type: 'status',
-            status: 'completed',
-            progressPercent: 100,
-            step: 'completed',
-            message: `Imported ${plan.apply.length} items; ${plan.failed.length} failed.`,
-            payload: summary,
-          },
-        ],
+      const joinedMapId = await joinFinderMap(tx, locked, locationIds);
+      await repository.updateItems(itemUpdates(plan, stored, geocoding.located, locationOf), tx);
+      const processId = await recordProcess(
         tx,
+        { actor, batchId, workspaceId: locked.workspaceId, startedAt, plan },
+        { applied, geocoding, joinedMapId },
       );
       await repository.recount(batchId, { status: 'imported', applyProcessId: processId }, tx);
       const after = await repository.findOwned(actor.userId, batchId, tx);
-      return {
+      const response: ImportBatchResponse = {
         process: { id: processId, type: APPLY_PROCESS_TYPE, status: 'completed' },
         batch: {
           id: batchId,
-          status: 'imported' as const,
+          status: 'imported',
           imported_items: after?.importedItems ?? plan.apply.length,
           failed_items: after?.failedItems ?? plan.failed.length,
         },
-        next_action: 'review_locations' as const,
+        next_action: 'review_locations',
       };
+      return { response, joinedMapId };
     });
     await changes.workspaceChanged(batch.workspaceId);
-    if (changedMapId !== null) await changes.mapChanged(changedMapId);
+    if (joinedMapId !== null) await changes.mapChanged(joinedMapId);
     return response;
   }
 

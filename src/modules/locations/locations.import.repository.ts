@@ -4,7 +4,7 @@
 // a failed import leaves nothing behind.
 import type { Writable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor, Transaction } from '../../db/client.ts';
+import { type Executor, sqlClientOf, type Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
 import { arrayLiteral, copyField } from '../../lib/pg-copy.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
@@ -18,7 +18,7 @@ import {
   type TextColumn,
   textColumns,
 } from './locations.import.rows.ts';
-import { normalize } from './locations.table.ts';
+import { matchKeyOf } from './locations.table.ts';
 
 /**
  * Staging: valid rows are streamed with COPY into a temporary table as the file is parsed, so
@@ -48,8 +48,6 @@ export function copyLine(i: number, row: ParsedRow, tags: TagCollector): string 
   return `${fields.join(',')}\n`;
 }
 
-type CopyClient = { unsafe(text: string): { writable(): Promise<Writable> } };
-
 /** The temporary table and a COPY stream into it, on the transaction's own connection. */
 async function createStaging(tx: Transaction): Promise<Writable> {
   await tx.execute(
@@ -61,9 +59,7 @@ async function createStaging(tx: Transaction): Promise<Writable> {
       custom_removed text[] not null
     ) on commit drop`),
   );
-  // Drizzle keeps the transaction's postgres.js client on `session.client`.
-  const client = (tx as unknown as { session: { client: CopyClient } }).session.client;
-  return client
+  return sqlClientOf(tx)
     .unsafe(`copy csv_import_rows (${STAGING_COLUMNS.join(', ')}) from stdin with (format csv)`)
     .writable();
 }
@@ -95,8 +91,7 @@ export interface ApplyOptions {
  * correlated, and filters on the key, again visiting the whole workspace per row.
  */
 function matchTargetsQuery(workspaceId: number, mayRepeat: boolean): SQL {
-  const s = (column: string) => sql.raw(`s.${column}`);
-  const matchKey = sql`${normalize(s('title'))} || '|' || ${normalize(s('address'))} || '|' || ${normalize(s('zip'))}`;
+  const matchKey = matchKeyOf((column) => sql.raw(`s.${column}`));
   // A key repeated in the file: the last row wins; the earlier ones count as updates of it.
   const keyed = mayRepeat
     ? sql`select distinct on (coalesce('e:' || external_id, 'k:' || match_key)) * from (

@@ -60,6 +60,19 @@ export interface AbandonedUpload {
   startedAt: Date;
 }
 
+/** A file parsed into the staging table. */
+interface StagedFile {
+  layout: Layout;
+  /** Data rows read (the header not counted). */
+  rows: number;
+  skipped: number;
+  /** The first MAX_REPORTED_ERRORS errors of the skipped rows. */
+  errors: RowError[];
+  /** Whether the file repeats a row key (see looseKey). */
+  mayRepeat: boolean;
+  tagNames: string[];
+}
+
 /** Why the connection of an import closed, in its process's words. */
 function connectionClosedMessage(reason: unknown, what: 'import' | 'upload'): string {
   return reason instanceof ConnectionClosedError && reason.duringShutdown
@@ -234,110 +247,133 @@ export function createLocationImportService({
     startedAt: Date,
     signal: AbortSignal,
   ): Promise<ImportResult> {
-    {
-      // (one block: the body of the former transaction callback)
-      signal.throwIfAborted();
-      await imports.lockWorkspace(tx, input.workspaceId);
-      signal.throwIfAborted();
-      const definitions = await locations.definitions(input.workspaceId, tx);
-      const errors: RowError[] = [];
-      let skipped = 0;
-      let rows = 0;
-      let layout: Layout | undefined;
+    signal.throwIfAborted();
+    await imports.lockWorkspace(tx, input.workspaceId);
+    signal.throwIfAborted();
+    const definitions = await locations.definitions(input.workspaceId, tx);
+    await assertLooksLikeText(input.path);
+    const staged = await stageFile(tx, input.path, definitions, signal);
+    const applied = await imports.applyStaged(tx, {
+      workspaceId: input.workspaceId,
+      layout: staged.layout,
+      mayRepeat: staged.mayRepeat,
+      tagNames: staged.tagNames,
+      signal,
+    });
+    signal.throwIfAborted();
+    const processId = await recordCompleted(tx, actor, { ...input, startedAt }, staged, applied);
+    return {
+      created: applied.created,
+      updated: applied.updated,
+      skipped: staged.skipped,
+      errors: staged.errors,
+      process_id: processId,
+    };
+  }
 
-      await assertLooksLikeText(input.path);
-      const copy = await imports.createStaging(tx);
-      const tags = new TagCollector();
-      const keys = new Set<string>();
-      let mayRepeat = false;
-      const source = createReadStream(input.path, { highWaterMark: 256 * 1024 });
-      const parser = parse({
-        bom: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        max_record_size: 1024 * 1024,
-      });
+  /**
+   * Parses the file and COPYs each valid row into the staging table, with backpressure end to
+   * end (parse -> check -> COPY lines). Answers what the apply needs and the skipped rows.
+   */
+  async function stageFile(
+    tx: Transaction,
+    path: string,
+    definitions: Awaited<ReturnType<LocationsRepository['definitions']>>,
+    signal: AbortSignal,
+  ): Promise<StagedFile> {
+    const copy = await imports.createStaging(tx);
+    const tally = { rows: 0, skipped: 0, errors: [] as RowError[], mayRepeat: false };
+    const tags = new TagCollector();
+    const keys = new Set<string>();
+    let layout: Layout | undefined;
 
-      // parse -> check -> COPY lines, with backpressure end to end.
-      async function* stage(records: AsyncIterable<string[]>) {
-        let chunk = '';
-        for await (const record of records) {
-          if (!layout) {
-            layout = readLayout(record, definitions);
-            continue;
-          }
-          rows += 1;
-          if (rows > CSV_MAX_ROWS) {
-            throw createFieldError('file', `The file may not have more than ${CSV_MAX_ROWS} rows.`);
-          }
-          const rowErrors: RowError[] = [];
-          // Row numbers count the header as row 1, like a spreadsheet.
-          const parsed = parseRow(record, rows + 1, layout, rowErrors);
-          if (!parsed) {
-            skipped += 1;
-            for (const error of rowErrors) if (errors.length < MAX_REPORTED_ERRORS) errors.push(error);
-            continue;
-          }
-          const key = looseKey(parsed);
-          if (keys.has(key)) mayRepeat = true;
-          else keys.add(key);
-          chunk += copyLine(rows, parsed, tags);
-          if (chunk.length > 64 * 1024) {
-            yield chunk;
-            chunk = '';
-          }
+    async function* copyLines(records: AsyncIterable<string[]>) {
+      let chunk = '';
+      for await (const record of records) {
+        if (!layout) {
+          layout = readLayout(record, definitions);
+          continue;
         }
-        if (chunk) yield chunk;
-      }
-
-      try {
-        await pipeline(source, parser, stage, copy, { signal });
-      } catch (error) {
-        signal.throwIfAborted();
-        if (error instanceof CsvError) {
-          throw createFieldError('file', `The file is not valid CSV: ${error.message}`);
+        tally.rows += 1;
+        if (tally.rows > CSV_MAX_ROWS) {
+          throw createFieldError('file', `The file may not have more than ${CSV_MAX_ROWS} rows.`);
         }
-        throw error;
+        const rowErrors: RowError[] = [];
+        // Row numbers count the header as row 1, like a spreadsheet.
+        const parsed = parseRow(record, tally.rows + 1, layout, rowErrors);
+        if (!parsed) {
+          tally.skipped += 1;
+          for (const error of rowErrors)
+            if (tally.errors.length < MAX_REPORTED_ERRORS) tally.errors.push(error);
+          continue;
+        }
+        const key = looseKey(parsed);
+        if (keys.has(key)) tally.mayRepeat = true;
+        else keys.add(key);
+        chunk += copyLine(tally.rows, parsed, tags);
+        if (chunk.length > 64 * 1024) {
+          yield chunk;
+          chunk = '';
+        }
       }
-      if (!layout) throw createFieldError('file', 'The file is empty.');
-      const applied = await imports.applyStaged(tx, {
+      if (chunk) yield chunk;
+    }
+
+    const source = createReadStream(path, { highWaterMark: 256 * 1024 });
+    const parser = parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: 1024 * 1024,
+    });
+    try {
+      await pipeline(source, parser, copyLines, copy, { signal });
+    } catch (error) {
+      signal.throwIfAborted();
+      if (error instanceof CsvError)
+        throw createFieldError('file', `The file is not valid CSV: ${error.message}`);
+      throw error;
+    }
+    if (!layout) throw createFieldError('file', 'The file is empty.');
+    return { ...tally, layout, tagNames: [...tags.names.values()] };
+  }
+
+  /** The completed `csv_import` process, written in the import's transaction; its id. */
+  function recordCompleted(
+    tx: Transaction,
+    actor: Actor,
+    input: { workspaceId: number; fileName: string; bytes: number; startedAt: Date },
+    staged: StagedFile,
+    applied: { created: number; updated: number },
+  ): Promise<number> {
+    const { rows, skipped } = staged;
+    const result = { created: applied.created, updated: applied.updated, skipped, error_count: skipped };
+    return processes.create(
+      {
         workspaceId: input.workspaceId,
-        layout,
-        mayRepeat,
-        tagNames: [...tags.names.values()],
-        signal,
-      });
-      signal.throwIfAborted();
-
-      const result = { created: applied.created, updated: applied.updated, skipped, error_count: skipped };
-      const processId = await processes.create(
+        userId: actor.userId,
+        type: 'csv_import',
+        status: 'completed',
+        progressPercent: 100,
+        currentStep: 'completed',
+        summary: { ...result, rows, file_name: input.fileName, bytes: input.bytes },
+        inputPayload: { file_name: input.fileName, bytes: input.bytes },
+        attempts: 1,
+        startedAt: input.startedAt,
+        finishedAt: new Date(),
+      },
+      [
         {
-          workspaceId: input.workspaceId,
-          userId: actor.userId,
-          type: 'csv_import',
+          type: 'step',
           status: 'completed',
           progressPercent: 100,
-          currentStep: 'completed',
-          summary: { ...result, rows, file_name: input.fileName, bytes: input.bytes },
-          inputPayload: { file_name: input.fileName, bytes: input.bytes },
-          attempts: 1,
-          startedAt,
-          finishedAt: new Date(),
+          step: 'completed',
+          message: `Imported ${rows} rows: ${result.created} created, ${result.updated} updated, ${skipped} skipped.`,
+          payload: result,
         },
-        [
-          {
-            type: 'step',
-            status: 'completed',
-            progressPercent: 100,
-            step: 'completed',
-            message: `Imported ${rows} rows: ${result.created} created, ${result.updated} updated, ${skipped} skipped.`,
-            payload: result,
-          },
-        ],
-        tx,
-      );
-      return { created: result.created, updated: result.updated, skipped, errors, process_id: processId };
-    }
+      ],
+      tx,
+    );
   }
 
   return { importCsv, abandonUpload };

@@ -1,8 +1,8 @@
 // Queries over sets. Every read and write is filtered through `accessibleWorkspace`, so a set
 // of a workspace the actor cannot reach is indistinguishable from a missing one.
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
+import { type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
 import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type SetRow, setsTable } from './sets.table.ts';
 
@@ -11,8 +11,10 @@ export function createSetsRepository(db: Executor) {
     and(eq(setsTable.id, id), accessibleWorkspace(setsTable.workspaceId, actor))!;
 
   return {
-    /** The actor's sets, of one workspace when `workspaceId` is given; `total` when paged. */
-    /** The same list, streamed in batches (lib/pagination.ts streamTable). */
+    /**
+     * The actor's sets, of one workspace when `workspaceId` is given, streamed in batches
+     * (lib/pagination.ts streamTable); `total` when paged.
+     */
     streamList(actor: Actor, workspaceId: number | undefined, page: Page): Promise<StreamedList<SetRow>> {
       return streamTable<SetRow>(
         db,
@@ -20,17 +22,6 @@ export function createSetsRepository(db: Executor) {
         listedWorkspace(setsTable.workspaceId, actor, workspaceId),
         page,
       );
-    },
-
-    async list(
-      actor: Actor,
-      workspaceId: number | undefined,
-      page: Page,
-      tx: Executor = db,
-    ): Promise<{ rows: SetRow[]; total?: number }> {
-      const where = listedWorkspace(setsTable.workspaceId, actor, workspaceId);
-      const query = tx.select().from(setsTable).where(where).orderBy(asc(setsTable.id)).$dynamic();
-      return fetchPage(query, page, () => countWhere(tx, setsTable, where));
     },
 
     async find(actor: Actor, id: number, tx: Executor = db): Promise<SetRow | undefined> {

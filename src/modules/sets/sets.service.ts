@@ -2,7 +2,7 @@
 // acts across every workspace (docs/api.md, "Sets, tags and custom field definitions"). Deleting a
 // set removes its links only (docs/api.md, Sets).
 import type { Database } from '../../db/client.ts';
-import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
+import { mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -28,12 +28,6 @@ export function createSetsService({ db, sets, changes }: SetsServiceDeps) {
       if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
       const list = await sets.streamList(actor, workspaceId, page);
       return { ...list, first: list.first.map(toSetPayload), rest: mapBatches(list.rest, toSetPayload) };
-    },
-
-    async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<SetPayload>> {
-      if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
-      const { rows, total } = await sets.list(actor, workspaceId, page);
-      return { items: rows.map(toSetPayload), total };
     },
 
     async get(actor: Actor, id: number): Promise<SetPayload> {

@@ -1,9 +1,9 @@
 // Queries over tags. Reads and writes by id are filtered through `accessibleWorkspace`, so a
 // tag of a workspace the actor cannot reach is indistinguishable from a missing one.
 // `findOrCreateTagsByName` is the set-based lookup the locations module and CSV import use.
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
+import { type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
 import { slugify } from '../../lib/slug.ts';
 import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type TagRow, tagsTable } from './tags.table.ts';
@@ -56,8 +56,10 @@ export function createTagsRepository(db: Executor) {
     and(eq(tagsTable.id, id), accessibleWorkspace(tagsTable.workspaceId, actor))!;
 
   return {
-    /** The actor's tags, of one workspace when `workspaceId` is given; `total` when paged. */
-    /** The same list, streamed in batches (lib/pagination.ts streamTable). */
+    /**
+     * The actor's tags, of one workspace when `workspaceId` is given, streamed in batches
+     * (lib/pagination.ts streamTable); `total` when paged.
+     */
     streamList(actor: Actor, workspaceId: number | undefined, page: Page): Promise<StreamedList<TagRow>> {
       return streamTable<TagRow>(
         db,
@@ -65,17 +67,6 @@ export function createTagsRepository(db: Executor) {
         listedWorkspace(tagsTable.workspaceId, actor, workspaceId),
         page,
       );
-    },
-
-    async list(
-      actor: Actor,
-      workspaceId: number | undefined,
-      page: Page,
-      tx: Executor = db,
-    ): Promise<{ rows: TagRow[]; total?: number }> {
-      const where = listedWorkspace(tagsTable.workspaceId, actor, workspaceId);
-      const query = tx.select().from(tagsTable).where(where).orderBy(asc(tagsTable.id)).$dynamic();
-      return fetchPage(query, page, () => countWhere(tx, tagsTable, where));
     },
 
     async find(actor: Actor, id: number, tx: Executor = db): Promise<TagRow | undefined> {

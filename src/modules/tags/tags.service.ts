@@ -4,7 +4,7 @@
 // creates cannot both win; the error handler answers its violation as 422 `errors.name`
 // (src/db/unique-constraints.ts).
 import type { Database } from '../../db/client.ts';
-import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
+import { mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
 import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -30,12 +30,6 @@ export function createTagsService({ db, tags, changes }: TagsServiceDeps) {
       if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
       const list = await tags.streamList(actor, workspaceId, page);
       return { ...list, first: list.first.map(toTagPayload), rest: mapBatches(list.rest, toTagPayload) };
-    },
-
-    async list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<TagPayload>> {
-      if (workspaceId !== undefined) await assertWorkspaceAccess(db, actor, workspaceId);
-      const { rows, total } = await tags.list(actor, workspaceId, page);
-      return { items: rows.map(toTagPayload), total };
     },
 
     async get(actor: Actor, id: number): Promise<TagPayload> {

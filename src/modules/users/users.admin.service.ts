@@ -3,7 +3,7 @@
 // owns one rule of its own: the service never loses its last admin, by demotion or by deletion.
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
-import { type Listed, mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
+import { mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
 import {
   type AdminUserPayload,
   type AdminUsersQuery,
@@ -70,13 +70,10 @@ export function createAdminUsersService({ db, users, accounts }: AdminUsersServi
   });
 
   return {
-    /** Ordered by id. Without `include_deleted`, soft-deleted users are left out. */
-    async list(query: AdminUsersQuery, page: Page): Promise<Listed<AdminUserPayload>> {
-      const { rows, total } = await users.list(listFilter(query), page);
-      return { items: rows.map(toAdminUserPayload), total };
-    },
-
-    /** The same list, streamed in batches (lib/pagination.ts streamList). */
+    /**
+     * Ordered by id, streamed in batches (lib/pagination.ts streamList). Without
+     * `include_deleted`, soft-deleted users are left out.
+     */
     async streamList(query: AdminUsersQuery, page: Page): Promise<StreamedList<AdminUserPayload>> {
       const list = await users.streamList(listFilter(query), page);
       return {

@@ -1,7 +1,7 @@
 // Queries over users. Emails are compared case-insensitively among users not deleted.
 import { and, eq, gt, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
+import { countWhere, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import {
   type SubscriptionStatus,
   type SubscriptionTier,
@@ -104,13 +104,6 @@ export function createUsersRepository(db: Executor) {
       );
     },
 
-    /** The admin list: filters, ordered by id, one page. */
-    async list(filter: UserListFilter, page: Page, tx: Executor = db) {
-      const where = listCondition(filter);
-      const query = tx.select().from(usersTable).where(where).orderBy(usersTable.id).$dynamic();
-      return fetchPage(query, page, () => countWhere(tx, usersTable, where));
-    },
-
     /**
      * The admin list read for streaming (lib/pagination.ts streamList): ids from the primary
      * key (an offset skips index entries), then the rows of each batch by id.
@@ -143,16 +136,14 @@ export function createUsersRepository(db: Executor) {
 
 /** The admin list's filters as one condition. */
 function listCondition(filter: UserListFilter) {
-  {
-    const { q } = filter;
-    return and(
-      filter.includeDeleted ? undefined : isNull(usersTable.deletedAt),
-      q ? or(ilike(usersTable.name, likePattern(q)), ilike(usersTable.email, likePattern(q))) : undefined,
-      filter.role ? eq(usersTable.role, filter.role) : undefined,
-      filter.subscriptionStatus ? eq(usersTable.subscriptionStatus, filter.subscriptionStatus) : undefined,
-      filter.subscriptionTier ? eq(usersTable.subscriptionTier, filter.subscriptionTier) : undefined,
-    );
-  }
+  const { q } = filter;
+  return and(
+    filter.includeDeleted ? undefined : isNull(usersTable.deletedAt),
+    q ? or(ilike(usersTable.name, likePattern(q)), ilike(usersTable.email, likePattern(q))) : undefined,
+    filter.role ? eq(usersTable.role, filter.role) : undefined,
+    filter.subscriptionStatus ? eq(usersTable.subscriptionStatus, filter.subscriptionStatus) : undefined,
+    filter.subscriptionTier ? eq(usersTable.subscriptionTier, filter.subscriptionTier) : undefined,
+  );
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;

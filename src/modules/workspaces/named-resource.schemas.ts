@@ -2,7 +2,7 @@
 // shared route factory (named-resource.routes.ts) calls. Services import these, never the routes.
 
 import { z } from 'zod';
-import type { Listed, Page, StreamedList } from '../../lib/pagination.ts';
+import type { Page, StreamedList } from '../../lib/pagination.ts';
 import { bodyIdSchema, nameSchema } from '../../lib/schemas.ts';
 import type { Actor } from './workspaces.access.ts';
 
@@ -15,8 +15,7 @@ export type CreateNamedBody = z.infer<typeof createNamedBodySchema>;
 export const renameBodySchema = z.object({ name: nameSchema });
 
 export interface NamedResourceService {
-  list(actor: Actor, workspaceId: number | undefined, page: Page): Promise<Listed<unknown>>;
-  /** The same list, streamed in batches (lib/pagination.ts streamList). */
+  /** The list, streamed in batches (lib/pagination.ts streamList). */
   streamList(actor: Actor, workspaceId: number | undefined, page: Page): Promise<StreamedList<unknown>>;
   get(actor: Actor, id: number): Promise<unknown>;
   create(actor: Actor, body: CreateNamedBody): Promise<unknown>;
