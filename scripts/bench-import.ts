@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
 import { createUsersRepository } from '../src/modules/users/users.repository.ts';

@@ -12,7 +12,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { createDeps } from '../src/deps.ts';
 import { createUsersRepository } from '../src/modules/users/users.repository.ts';

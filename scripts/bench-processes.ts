@@ -16,7 +16,7 @@ import { Agent } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { createDeps } from '../src/deps.ts';
 import { normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { randomToken } from '../src/lib/crypto.ts';
 import { precompress } from '../src/modules/finders/finders.payload.cache.ts';

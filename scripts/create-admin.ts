@@ -1,5 +1,5 @@
 // `npm run admin:create -- --email E --password P [--name N]` (see src/modules/users/users.cli.ts).
-import { loadConfigOrExit } from '../src/config.ts';
+import { loadConfigOrExit } from '../src/config/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { resolveDatabase } from '../src/db/resolve.ts';

@@ -5,7 +5,7 @@
 // Running it again reuses the account and its finder and publishes afresh; after a run cut
 // short, before the finder existed, it clears the workspace and seeds it again.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import { demoFinderContent } from './demo-content.ts';
 import { type ApiCall, ApiCallError, injectApi, publishFinder, seedFinder } from './seed-finder.ts';
 

@@ -1,5 +1,5 @@
 // `npm run migrate` (Procfile `release`): applies drizzle/ to the configured database.
-import { loadConfigOrExit } from '../src/config.ts';
+import { loadConfigOrExit } from '../src/config/config.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { resolveDatabase } from '../src/db/resolve.ts';
 

@@ -27,6 +27,7 @@ import { addJsonBodyParser } from './plugins/json-body.ts';
 import { declareOperations, openApiTransform, openApiTransformObject } from './plugins/openapi.ts';
 import { validatorCompiler } from './plugins/validation.ts';
 import { apiRoutes } from './routes.ts';
+import { uniqueConstraintErrors } from './unique-constraints.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,7 +58,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // An empty body is no body; a body nesting deeper than 32 levels is refused before parsing.
   addJsonBodyParser(app, 'application/json');
-  registerErrorHandling(app);
+  registerErrorHandling(app, uniqueConstraintErrors);
   declareErrorResponses(app);
   declareOperations(app);
   await registerHttpPolicy(app, { appUrl: deps.config.appUrl });

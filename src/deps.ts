@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
@@ -12,6 +12,7 @@ import { InFlight } from './lib/in-flight.ts';
 import { createFailureLimiter, createQuotaLimiter } from './lib/limiter.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
+import type { FinderChangeListener } from './lib/payload-changes.ts';
 import { connectRedis, type GuardedRedis } from './lib/redis.ts';
 import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
@@ -41,7 +42,6 @@ import { createBillingRepository } from './modules/billing/billing.repository.ts
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
-import type { FinderChangeListener } from './modules/finders/finders.events.ts';
 import { createFinderIntegrationsService } from './modules/finders/finders.integrations.service.ts';
 import { createPayloadCache } from './modules/finders/finders.payload.cache.ts';
 import { createFinderPayloadRepository } from './modules/finders/finders.payload.repository.ts';

@@ -8,11 +8,11 @@
 // embedded PostgreSQL outlives the process.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { type Config, loadConfigOrExit } from './config.ts';
+import { type Config, loadConfigOrExit } from './config/config.ts';
 import { runMigrations } from './db/migrate.ts';
 import { resolveDatabase } from './db/resolve.ts';
 import { createDeps } from './deps.ts';
-import { registerJobs } from './jobs/register.ts';
+import { registerJobs } from './job-handlers.ts';
 import { createLogger } from './lib/logger.ts';
 import { onShutdown } from './lib/shutdown.ts';
 import { sweepSpools } from './lib/spool.ts';

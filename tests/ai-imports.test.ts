@@ -5,7 +5,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeps, type Deps } from '../src/deps.ts';
-import { registerJobs } from '../src/jobs/register.ts';
+import { registerJobs } from '../src/job-handlers.ts';
 import { aiImportBatchesTable, aiImportItemsTable } from '../src/modules/ai-imports/ai-imports.table.ts';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
 import { findersTable } from '../src/modules/finders/finders.table.ts';

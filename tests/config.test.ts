@@ -1,8 +1,8 @@
-// src/config.ts: one schema over the environment; bad values name their variable.
+// src/config/config.ts: one schema over the environment; bad values name their variable.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadDotEnv } from '../src/config.ts';
+import { ConfigError, loadConfig, loadDotEnv } from '../src/config/config.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const tempDataDir = () => tempDir('config-');

@@ -3,8 +3,8 @@
 // PostgreSQL cannot store in text or jsonb, is refused as a validation failure naming the field.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueConstraintErrors } from '../src/db/unique-constraints.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import { uniqueConstraintErrors } from '../src/unique-constraints.ts';
 import { createCast } from './factories/workspaces.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
 

@@ -6,7 +6,6 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../src/db/schema.ts';
 import { createFinderPayloadRepository } from '../src/modules/finders/finders.payload.repository.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { mapLocationsTable, mapSetsTable, mapsTable } from '../src/modules/maps/maps.table.ts';
@@ -361,7 +360,7 @@ describe('queries', () => {
         queries += 1;
       },
     });
-    const db = drizzle(client, { schema, casing: 'snake_case' });
+    const db = drizzle(client, { casing: 'snake_case' });
     try {
       const repository = createFinderPayloadRepository(db);
       const counted = async (token: string) => {
@@ -454,7 +453,7 @@ describe('thousands of locations', () => {
         onnotice: () => {},
         debug: (_connection, query) => statements.push(query),
       });
-      const db = drizzle(client, { schema, casing: 'snake_case' });
+      const db = drizzle(client, { casing: 'snake_case' });
       try {
         const built = await createFinderPayloadRepository(db).build(finder.token);
         return {

@@ -5,7 +5,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinderChangeListener } from '../src/modules/finders/finders.events.ts';
+import type { FinderChangeListener } from '../src/lib/payload-changes.ts';
 import { createFinderIntegrationsService } from '../src/modules/finders/finders.integrations.service.ts';
 import { createFindersRepository } from '../src/modules/finders/finders.repository.ts';
 import { createFindersService } from '../src/modules/finders/finders.service.ts';

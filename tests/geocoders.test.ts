@@ -2,7 +2,7 @@
 // location_type passed on as it is, ZERO_RESULTS as nothing found, failures reported in the
 // body or by status as UpstreamError), Photon with its own precision mapping, and `none`.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/config.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { createGeocoder, type Geocoder } from '../src/modules/geocoding/geocoding.geocoder.ts';
 import { mentionsHouseNumber } from '../src/modules/geocoding/photon.geocoder.ts';

@@ -3,7 +3,7 @@
 // common shape, and how every failure (no key, bad key, 500, a body of another shape, no
 // answer in time, a cancelled call, an unknown place) surfaces to the caller.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/config.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { upstreamUrl, urlPath } from '../src/lib/upstream-helpers.ts';
 import {

@@ -3,8 +3,7 @@ import { asc, count, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../src/db/schema.ts';
-import { ignoreChanges } from '../src/modules/finders/finders.events.ts';
+import { ignoreChanges } from '../src/lib/payload-changes.ts';
 import { findersTable } from '../src/modules/finders/finders.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { createMapsRepository } from '../src/modules/maps/maps.repository.ts';
@@ -463,7 +462,6 @@ describe('GET /api/maps', () => {
     const set = await createSet(alice.workspaceId, [await createLocation(alice.workspaceId)]);
     let queries = 0;
     const db = drizzle(ctx.deps.database.sql, {
-      schema,
       casing: 'snake_case',
       logger: {
         logQuery: () => {

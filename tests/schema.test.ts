@@ -4,7 +4,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
-import * as schema from '../src/db/schema.ts';
+import * as schema from '../src/schema.ts';
 import { createUser } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 

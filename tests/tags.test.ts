@@ -4,7 +4,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../src/db/schema.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { findOrCreateTagsByName } from '../src/modules/tags/tags.repository.ts';
 import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
@@ -282,7 +281,6 @@ describe('findOrCreateTagsByName', () => {
   function countingDb() {
     const counter = { queries: 0 };
     const db = drizzle(ctx.deps.database.sql, {
-      schema,
       casing: 'snake_case',
       logger: { logQuery: () => void counter.queries++ },
     });

@@ -6,7 +6,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody } from '../scripts/fuzz/world.ts';
-import { runJob } from '../src/jobs/register.ts';
+import { runJob } from '../src/job-handlers.ts';
 import { aiImportBatchesTable, aiImportItemsTable } from '../src/modules/ai-imports/ai-imports.table.ts';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
 import { findersTable } from '../src/modules/finders/finders.table.ts';

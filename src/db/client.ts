@@ -8,9 +8,12 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import * as schema from './schema.ts';
 
-export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
+/**
+ * Queries are built from the tables themselves (no relational `db.query`), so the handle needs
+ * no schema: the data layer stays below the modules that own the tables.
+ */
+export type Database = PostgresJsDatabase & { $client: postgres.Sql };
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** What a repository method runs on: the pool or a caller's transaction. */
 export type Executor = Database | Transaction;
@@ -115,7 +118,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     // Timestamps leave and arrive as ISO strings in UTC; Drizzle maps them to Date.
     connection: { TimeZone: 'UTC', ...options.settings },
   });
-  const db = drizzle(sql, { schema, casing: 'snake_case' });
+  const db = drizzle(sql, { casing: 'snake_case' });
 
   async function ping(timeoutMs: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,5 @@
 // Which database a process uses: DATABASE_URL when set, else the embedded development cluster.
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 export interface ResolvedDatabase {
   url: string;

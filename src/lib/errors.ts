@@ -61,7 +61,7 @@ export const createTierRequiredError = (message = 'This feature requires a quali
 
 export const createConflictError = (message: string) => new AppError(409, 'conflict', message);
 
-/** A unique violation that names no request field (src/db/unique-constraints.ts). */
+/** A unique violation that names no request field (src/unique-constraints.ts). */
 export const createUniqueConflictError = () =>
   createConflictError('The request conflicts with data that already exists.');
 

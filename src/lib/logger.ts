@@ -3,7 +3,7 @@
 // logged without the values of the query that failed; the request log writes the path only
 // (never the query string) with secret path segments (invite, finder and demo tokens) redacted.
 import pino, { type Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 const CENSOR = '[redacted]';
 

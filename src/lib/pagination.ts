@@ -1,10 +1,8 @@
 // Optional paging of list endpoints (docs/api.md, Conventions: Lists): lists stay plain arrays;
 // with `limit` or `offset` the page is cut in SQL and `X-Total-Count` carries the size of the whole
-// list (sendList in lib/http.ts). No HTTP here: repositories use this file.
-import { and, asc, count, gt, inArray, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+// list (sendList in lib/http.ts). No HTTP and no database here: the queries that page a table
+// are in db/lists.ts.
 import { z } from 'zod';
-import type { Executor } from '../db/client.ts';
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -50,12 +48,6 @@ export async function fetchPage<T>(
   if (page.offset) query.offset(page.offset);
   const rows = await query;
   return page.paged ? { rows, total: await countAll() } : { rows };
-}
-
-/** count(*) of a table's rows under a condition. */
-export async function countWhere(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
-  const [row] = await db.select({ value: count() }).from(table).where(where);
-  return row?.value ?? 0;
 }
 
 /** Rows per query when a list is streamed in batches. */
@@ -154,40 +146,4 @@ export async function* mapBatches<T, U>(
   map: (item: T) => U,
 ): AsyncGenerator<U[]> {
   for await (const batch of batches) yield batch.map(map);
-}
-
-/**
- * streamList over one table with an integer `id` primary key: ids by keyset on it, then each
- * batch's rows by id. For lists whose rows need nothing beyond their own columns.
- */
-export function streamTable<Row>(
-  db: Executor,
-  table: PgTable & { id: PgColumn },
-  where: SQL | undefined,
-  page: Page,
-): Promise<StreamedList<Row>> {
-  return streamList<Row>(
-    page,
-    {
-      ids: async ({ afterId, offset, limit }) => {
-        const rows = await db
-          .select({ id: table.id })
-          .from(table as PgTable)
-          .where(and(where, afterId === undefined ? undefined : gt(table.id, afterId)))
-          .orderBy(asc(table.id))
-          .limit(limit)
-          .offset(offset);
-        return rows.map((row) => row.id as number);
-      },
-      rows: async (ids) =>
-        ids.length === 0
-          ? []
-          : ((await db
-              .select()
-              .from(table as PgTable)
-              .where(inArray(table.id, ids))
-              .orderBy(asc(table.id))) as Row[]),
-    },
-    () => countWhere(db, table, where),
-  );
 }

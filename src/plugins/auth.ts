@@ -5,7 +5,7 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { createUnauthenticatedError } from '../lib/errors.ts';
 import type { AuditService } from '../modules/audit/audit.service.ts';
 import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';

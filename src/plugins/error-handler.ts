@@ -9,7 +9,6 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { databaseOutageCode } from '../db/errors.ts';
-import { uniqueConstraintErrors } from '../db/unique-constraints.ts';
 import { drainBoundsFor, drainUnreadBody } from '../lib/body-drain.ts';
 import {
   AppError,
@@ -107,7 +106,7 @@ function sendAppError(reply: FastifyReply, error: AppError) {
 
 /**
  * The answer to a PostgreSQL error a request can provoke, or undefined for a server fault.
- * Unique violations are looked up by constraint (src/db/unique-constraints.ts); one the table
+ * Unique violations are looked up by constraint (the app's table, src/unique-constraints.ts); one the table
  * gives no field is a 409, logged so the table can learn it. A foreign key violation (23503)
  * is a row deleted by another request between a service's check and its write: 409 too, as
  * is a deadlock or serialization failure (40P01, 40001; the transaction was rolled back whole).
@@ -119,9 +118,8 @@ function databaseClientError(error: unknown, request: FastifyRequest): AppError 
   const pg = pgErrorOf(error);
   if (pg?.code === '23505') {
     const constraint = pg.constraint_name ?? '';
-    const mapped = Object.hasOwn(uniqueConstraintErrors, constraint)
-      ? uniqueConstraintErrors[constraint]
-      : null;
+    const table = request.server.uniqueConstraintErrors;
+    const mapped = Object.hasOwn(table, constraint) ? table[constraint] : null;
     if (mapped) return mapped();
     request.log.warn({ constraint }, 'unique violation without a field; answered 409');
     return createUniqueConflictError();
@@ -259,7 +257,20 @@ function settleUnreadBody(request: FastifyRequest, reply: FastifyReply) {
   if (start === 'too-long') reply.header('connection', 'close');
 }
 
-export function registerErrorHandling(app: FastifyInstance) {
+/**
+ * What a unique violation means to a client, by constraint name: an error naming the request
+ * field the index guards, or null for values the service makes itself (a 409 `conflict`).
+ */
+export type UniqueConstraintErrors = Record<string, (() => AppError) | null>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    uniqueConstraintErrors: UniqueConstraintErrors;
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance, uniqueConstraintErrors: UniqueConstraintErrors) {
+  app.decorate('uniqueConstraintErrors', uniqueConstraintErrors);
   app.setErrorHandler(errorHandler);
   app.addHook('onSend', async (request, reply, payload) => {
     settleUnreadBody(request, reply);

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.ts';
-import { type Config, loadConfig } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/config/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { tempDir } from './temp.ts';

@@ -32,7 +32,7 @@ async function serve(dir: string): Promise<FastifyInstance> {
   // The route declares zod schemas, as every route of the app does.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, {});
   await app.register(widgetRoutes, { dir, cdnUrl: CDN_URL });
   return app;
 }

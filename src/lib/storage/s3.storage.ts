@@ -18,7 +18,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import {
   createStorageFailedError,
   createStorageUnavailableError,

@@ -2,7 +2,7 @@
 // drivers. `local` keeps files under STORAGE_DIR; `s3` talks to any S3-compatible store. Both
 // accept the same keys (keys.ts) and keep each object's Content-Type and Cache-Control. The
 // AWS SDK (about 20 MB of a process's memory) is loaded only for the s3 driver.
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { createLocalStorage } from './local.storage.ts';
 import type { Storage } from './types.ts';
 

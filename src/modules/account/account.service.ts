@@ -61,7 +61,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (Object.keys(values).length === 0) return toUserPayload(user);
 
       // Two accounts racing for one email: the unique index decides, and the error handler
-      // answers its violation with the same 422 (src/db/unique-constraints.ts).
+      // answers its violation with the same 422 (src/unique-constraints.ts).
       return db.transaction(async (tx) => {
         if (emailChanges) {
           const holder = await users.findActiveByEmail(body.email!, tx);

@@ -12,15 +12,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database, Transaction } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { mapWithConcurrency } from '../../lib/concurrency.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
 import { copyLine, type LocationImportRepository } from '../locations/locations.import.repository.ts';
 import { looseKey, TagCollector } from '../locations/locations.import.rows.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
-import type { Actor } from '../workspaces/workspaces.access.ts';
 import {
   AI_ITEM_LAYOUT,
   type ApplyPlan,

@@ -2,7 +2,7 @@
 // OPENAI_API_KEY is set, the built-in parser otherwise. The contract both implement is re-exported
 // from here, so callers import models from one place. The openai client (about 13 MB of a process's
 // memory) is loaded only when it is configured.
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { createBuiltinModel } from './ai-imports.builtin-model.ts';
 import type { DraftingModel } from './ai-imports.drafting.ts';
 

@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { Listed } from '../../lib/pagination.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import {
   createAiImportBatchNotFoundError,
   createAiImportItemNotFoundError,

@@ -4,11 +4,12 @@
 // view once per session and finder, a bounded number of events per client address and finder
 // an hour, locations the finder shows. Events keep what the widget said, cleaned: texts
 // trimmed, times it could not have meant pulled back to the moment of receipt (see eventTime).
+
+import type { Actor } from '../../lib/actor.ts';
 import type { QuotaLimiter } from '../../lib/limiter.ts';
 import { createOriginNotAllowedError, finderAllowsOrigin } from '../../lib/origins.ts';
 import { createFinderNotFoundError } from '../finders/finders.errors.ts';
 import type { FindersRepository } from '../finders/finders.repository.ts';
-import type { Actor } from '../workspaces/workspaces.access.ts';
 import type { AnalyticsRepository, NewAnalyticsEvent, ReportWindow } from './analytics.repository.ts';
 import type { AnalyticsEventInput, AnalyticsReport } from './analytics.schemas.ts';
 

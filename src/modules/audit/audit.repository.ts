@@ -1,7 +1,7 @@
 // Queries over the audit log: one insert per audited request, and the admin's filtered read.
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere } from '../../lib/pagination.ts';
+import { countWhere } from '../../db/lists.ts';
 import { type AuditLogRow, auditLogsTable } from './audit.table.ts';
 
 export type NewAuditLog = typeof auditLogsTable.$inferInsert;

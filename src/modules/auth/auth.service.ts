@@ -119,7 +119,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async register(body: RegisterBody, client: ClientInfo): Promise<TokenResponse> {
       const passwordHash = await hashPassword(body.password);
       // Two registrations racing for one email: the unique index decides, and the error handler
-      // answers its violation with the same 422 (src/db/unique-constraints.ts).
+      // answers its violation with the same 422 (src/unique-constraints.ts).
       return db.transaction(async (tx) => {
         if (await users.findActiveByEmail(body.email, tx)) throw createEmailTakenError();
         const user = await users.insert(

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
 import { z } from 'zod';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../users/users.table.ts';
 
 /**

@@ -10,7 +10,7 @@
 // written to our database before the Paddle call that could fail, except the Paddle customer
 // id, which is remembered as soon as Paddle has created the customer.
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/client.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, unstorableStrings } from '../../lib/json.ts';
 import type { UserRow } from '../users/users.table.ts';

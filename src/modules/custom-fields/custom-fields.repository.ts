@@ -3,8 +3,10 @@
 // indistinguishable from a missing one.
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
-import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import { countWhere } from '../../db/lists.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { fetchPage, type Page } from '../../lib/pagination.ts';
+import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { workspacesTable } from '../workspaces/workspaces.table.ts';
 import {
   type CustomFieldDefinitionRow,

@@ -5,10 +5,11 @@
 // row, so sort_order = max + 1, the case-insensitive name check and "the list names every
 // definition" cannot race each other.
 import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { createFieldError } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import {
   createCustomFieldNameTakenError,
   createCustomFieldNotFoundError,

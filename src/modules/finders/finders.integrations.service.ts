@@ -3,10 +3,10 @@
 // returned nor logged. The list names every provider, with whether the finder holds a key.
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
-import type { Actor } from '../workspaces/workspaces.access.ts';
+import type { FinderChangeListener } from '../../lib/payload-changes.ts';
 import { createFinderNotFoundError, createIntegrationNotFoundError } from './finders.errors.ts';
-import type { FinderChangeListener } from './finders.events.ts';
 import type { FindersRepository } from './finders.repository.ts';
 import type { IntegrationPayload } from './finders.schemas.ts';
 import { notifyListener } from './finders.service.ts';

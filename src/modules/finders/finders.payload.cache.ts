@@ -13,8 +13,8 @@
 // are in-process only (one web process).
 import { createHash } from 'node:crypto';
 import { compressBody } from '../../lib/content-coding.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import type { GuardedRedis } from '../../lib/redis.ts';
-import type { PayloadChangeListener } from './finders.events.ts';
 import type { BuiltPayload, PayloadDependencies } from './finders.payload.repository.ts';
 
 export const PAYLOAD_CACHE_TTL_MS = 60_000;

@@ -20,8 +20,9 @@ import {
   rowsOn,
   type SqlClient,
 } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { unmarkedJson } from '../locations/locations.listed-json.ts';
-import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
 
 export interface PayloadDependencies {

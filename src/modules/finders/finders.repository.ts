@@ -4,9 +4,11 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import { countWhere } from '../../db/lists.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { fetchPage, type Page } from '../../lib/pagination.ts';
 import { locationsTable } from '../locations/locations.table.ts';
-import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import type { FinderLocationInput } from './finders.schemas.ts';
 import {
   type AutocompleteProvider,

@@ -5,13 +5,14 @@
 // once a write has committed.
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
+import type { FinderChangeListener } from '../../lib/payload-changes.ts';
 import type { MapsRepository } from '../maps/maps.repository.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createWorkspaceNotFoundError } from '../workspaces/workspaces.errors.ts';
 import { createFinderNotFoundError, createForeignLocationsError } from './finders.errors.ts';
-import type { FinderChangeListener } from './finders.events.ts';
 import type { FindersRepository, FinderValues } from './finders.repository.ts';
 import {
   type CreateFinderBody,

@@ -1,7 +1,7 @@
 // The geocoder chosen by GEOCODER, built once at start: `none` never geocodes, `google` calls
 // the Geocoding API with GEOCODER_API_KEY (base GEOCODER_BASE_URL or Google's host), `photon`
 // calls Photon without a key (base GEOCODER_BASE_URL or PHOTON_URL).
-import { type Config, ConfigError } from '../../config.ts';
+import { type Config, ConfigError } from '../../config/config.ts';
 import type { Geocoder } from './geocoding.types.ts';
 import { createGoogleGeocoder } from './google.geocoder.ts';
 import { createPhotonGeocoder } from './photon.geocoder.ts';

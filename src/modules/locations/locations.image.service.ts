@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { detectImageType } from '../../lib/images.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import type { Storage } from '../../lib/storage/storage.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
-import type { Actor } from '../workspaces/workspaces.access.ts';
 import { createLocationNotFoundError, createUnsupportedImageError } from './locations.errors.ts';
 import type { LocationsRepository } from './locations.repository.ts';
 import type { LocationPayload } from './locations.schemas.ts';

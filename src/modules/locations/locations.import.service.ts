@@ -15,11 +15,12 @@ import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { Database, Transaction } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { AppError, createBadRequestError, createFieldError } from '../../lib/errors.ts';
 import { ConnectionClosedError } from '../../lib/http.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { copyLine, type LocationImportRepository } from './locations.import.repository.ts';
 import {
   CSV_MAX_ROWS,

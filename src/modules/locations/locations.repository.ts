@@ -2,13 +2,14 @@
 // statement with correlated subqueries, so a list of any length costs one round trip.
 import { type AnyColumn, and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
+import { countWhere } from '../../db/lists.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
 import { finderLocationsTable } from '../finders/finders.table.ts';
 import { mapLocationsTable, mapSetsTable } from '../maps/maps.table.ts';
 import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
-import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { jsonText, MARK, MARK_LITERAL } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';

@@ -1,14 +1,15 @@
 // Locations: workspace-scoped CRUD with tags by name, sets by id and typed custom values
 // (docs/api.md, Locations). Every write of one request runs in one transaction.
 import type { Database, Transaction } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page, StreamedList } from '../../lib/pagination.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
 import { createFinderNotFoundError } from '../finders/finders.errors.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
 import type { FindersRepository } from '../finders/finders.repository.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createLocationNotFoundError } from './locations.errors.ts';
 import type { LocationFilter, LocationsRepository } from './locations.repository.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';

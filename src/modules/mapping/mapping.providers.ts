@@ -2,7 +2,7 @@
 // its provider's real public host, or the one base URL given for its slug in
 // PROVIDER_BASE_URLS (a proxy, a test fake); Photon gets PHOTON_URL. Routes pick one by the
 // finder's slug and pass the finder's key per call, so one set serves every finder.
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config/config.ts';
 import {
   KEYED_PLACE_PROVIDER_SLUGS,
   type KeyedPlaceProviderSlug,

@@ -5,11 +5,12 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { Page } from '../../lib/pagination.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { usersTable } from '../users/users.table.ts';
-import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { workspaceMembersTable, workspacesTable } from '../workspaces/workspaces.table.ts';
 import type { MapLinks } from './maps.schemas.ts';
 import {

@@ -4,10 +4,10 @@
 // in which a map and its links are written.
 
 import type { Database, Executor } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
-import type { Actor } from '../workspaces/workspaces.access.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { createMapNotFoundError, createMapValidationError } from './maps.errors.ts';
 import type { MapLinkKind, MapsRepository, MapValues } from './maps.repository.ts';
 import { type CreateMapBody, type MapPayload, toMapPayload, type UpdateMapBody } from './maps.schemas.ts';

@@ -6,7 +6,8 @@
 // never meets a smaller id later.
 import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import { countWhere } from '../../db/lists.ts';
+import { fetchPage, type Page } from '../../lib/pagination.ts';
 import { workspaceMembersTable } from '../workspaces/workspaces.table.ts';
 import {
   type ProcessEventRow,

@@ -2,8 +2,10 @@
 // of a workspace the actor cannot reach is indistinguishable from a missing one.
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
-import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import { streamTable } from '../../db/lists.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Page, StreamedList } from '../../lib/pagination.ts';
+import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type SetRow, setsTable } from './sets.table.ts';
 
 export function createSetsRepository(db: Executor) {

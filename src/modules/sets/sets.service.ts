@@ -2,10 +2,11 @@
 // acts across every workspace (docs/api.md, "Sets, tags and custom field definitions"). Deleting a
 // set removes its links only (docs/api.md, Sets).
 import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createSetNotFoundError } from './sets.errors.ts';
 import type { SetsRepository } from './sets.repository.ts';
 import { type SetPayload, toSetPayload } from './sets.schemas.ts';

@@ -3,9 +3,11 @@
 // `findOrCreateTagsByName` is the set-based lookup the locations module and CSV import use.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type Page, type StreamedList, streamTable } from '../../lib/pagination.ts';
+import { streamTable } from '../../db/lists.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Page, StreamedList } from '../../lib/pagination.ts';
 import { slugify } from '../../lib/slug.ts';
-import { type Actor, accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import { type TagRow, tagsTable } from './tags.table.ts';
 
 /**

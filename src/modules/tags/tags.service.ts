@@ -2,12 +2,13 @@
 // (docs/api.md, "Sets, tags and custom field definitions"). The slug follows the name, and
 // (workspace, slug) is unique (docs/api.md, Tags): the unique index decides, so two concurrent
 // creates cannot both win; the error handler answers its violation as 422 `errors.name`
-// (src/db/unique-constraints.ts).
+// (src/unique-constraints.ts).
 import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
-import type { PayloadChangeListener } from '../finders/finders.events.ts';
+import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import type { CreateNamedBody } from '../workspaces/named-resource.schemas.ts';
-import { type Actor, assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createTagNotFoundError } from './tags.errors.ts';
 import type { TagsRepository } from './tags.repository.ts';
 import { type TagPayload, toTagPayload } from './tags.schemas.ts';

@@ -92,7 +92,7 @@ export function createAdminUsersService({ db, users, accounts }: AdminUsersServi
     /**
      * Partial update. The email stays unique among users not deleted, compared
      * case-insensitively: checked first for a clear answer, and the unique index settles a
-     * race (its violation is answered by the error handler, src/db/unique-constraints.ts). A role change takes the admins lock, so the last admin cannot be demoted.
+     * race (its violation is answered by the error handler, src/unique-constraints.ts). A role change takes the admins lock, so the last admin cannot be demoted.
      */
     async update(id: number, body: UpdateUserBody): Promise<AdminUserPayload> {
       const user =

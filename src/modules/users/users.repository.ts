@@ -1,7 +1,8 @@
 // Queries over users. Emails are compared case-insensitively among users not deleted.
 import { and, eq, gt, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
+import { countWhere } from '../../db/lists.ts';
+import { type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import {
   type SubscriptionStatus,
   type SubscriptionTier,

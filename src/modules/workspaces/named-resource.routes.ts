@@ -2,9 +2,9 @@
 // `{name, workspace_id}`, rename `{name}`, delete. One plugin factory, so the two resources
 // cannot drift apart; each module supplies its output schema, service and wording.
 
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
 import { renderWith, sendStreamedList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
@@ -21,7 +21,8 @@ export interface NamedResource {
   plural: string;
   /** The output of one resource. */
   schema: z.ZodType;
-  service: (services: Deps['services']) => NamedResourceService;
+  /** Picks the resource's service from the app's (typed where app.ts declares `deps`). */
+  service: (services: FastifyInstance['deps']['services']) => NamedResourceService;
   summaries: { list: string; get: string; create: string; rename: string; delete: string };
 }
 

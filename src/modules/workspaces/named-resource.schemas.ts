@@ -2,9 +2,9 @@
 // shared route factory (named-resource.routes.ts) calls. Services import these, never the routes.
 
 import { z } from 'zod';
+import type { Actor } from '../../lib/actor.ts';
 import type { Page, StreamedList } from '../../lib/pagination.ts';
 import { bodyIdSchema, nameSchema } from '../../lib/schemas.ts';
-import type { Actor } from './workspaces.access.ts';
 
 export const createNamedBodySchema = z.object({
   name: nameSchema,

@@ -5,15 +5,10 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { createForbiddenError } from '../../lib/errors.ts';
 import { createWorkspaceNotFoundError } from './workspaces.errors.ts';
 import { type MemberRole, workspaceMembersTable, workspacesTable } from './workspaces.table.ts';
-
-/** The user a request acts for, and whether it acts across every workspace (the /admin routes). */
-export interface Actor {
-  userId: number;
-  allWorkspaces: boolean;
-}
 
 /** A condition that `column` (a workspace id) names a workspace the actor may reach. */
 export function accessibleWorkspace(column: AnyPgColumn | SQL, actor: Actor): SQL {

@@ -3,11 +3,13 @@
 // missing one.
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { countWhere, fetchPage, type Page } from '../../lib/pagination.ts';
+import { countWhere } from '../../db/lists.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { fetchPage, type Page } from '../../lib/pagination.ts';
 import { findersTable } from '../finders/finders.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
 import { usersTable } from '../users/users.table.ts';
-import { type Actor, accessibleWorkspace } from './workspaces.access.ts';
+import { accessibleWorkspace } from './workspaces.access.ts';
 import {
   type MemberRole,
   type WorkspaceRow,

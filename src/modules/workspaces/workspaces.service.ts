@@ -2,9 +2,10 @@
 // owned workspaces, owner-only rename and delete, and the delete cascade that the schema alone
 // cannot express (finders' backing maps have no workspace column).
 import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { type Actor, assertWorkspaceAccess } from './workspaces.access.ts';
+import { assertWorkspaceAccess } from './workspaces.access.ts';
 import { createWorkspaceLimitError, createWorkspaceNotFoundError } from './workspaces.errors.ts';
 import type { WorkspacesRepository } from './workspaces.repository.ts';
 import { toWorkspacePayload } from './workspaces.schemas.ts';

@@ -12,7 +12,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { injectApi, publishFinder, seedFinder } from '../../../scripts/seed-finder.ts';
 import { buildApp } from '../../../src/app.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/config.ts';
 import { freePort } from '../../../src/db/embedded.ts';
 import { createDeps, type Deps } from '../../../src/deps.ts';
 import { analyticsEventsTable } from '../../../src/modules/analytics/analytics.table.ts';

@@ -1,9 +1,9 @@
-// The worker's side of the job registry: one handler per job name. Handlers re-parse their
+// The worker's side of the job registry (src/jobs/): one handler per job name. Handlers re-parse their
 // payload (a job may outlive a code change) and are safe to run twice. The worker also runs the
 // process supervisor, which notices processes left running by a worker that died.
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../deps.ts';
-import { type JobContext, type JobName, type JobPayload, jobSchedules, jobSchemas } from './jobs.ts';
+import type { Deps } from './deps.ts';
+import { type JobContext, type JobName, type JobPayload, jobSchedules, jobSchemas } from './jobs/jobs.ts';
 
 type Handler<N extends JobName> = (payload: JobPayload<N>, deps: Deps, job: JobContext) => Promise<unknown>;
 

@@ -1,11 +1,11 @@
 // The one place that reads process.env (besides drizzle.config.ts): a single zod schema over every
 // variable (README.md, Configuration). A bad or missing value stops the process with a message
 // naming the variable. Outside production, missing secrets are generated once into .data/
-// (src/db/dev-secrets.ts, beside the other embedded development defaults).
+// (dev-secrets.ts beside it).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { loadOrCreateDevSecrets } from './db/dev-secrets.ts';
+import { loadOrCreateDevSecrets } from './dev-secrets.ts';
 
 const optionalString = z
   .string()

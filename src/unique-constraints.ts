@@ -1,5 +1,5 @@
 // What a unique violation means to a client, by constraint name: the one table the error handler
-// reads to answer PostgreSQL's 23505. Services check first where they can
+// (src/plugins/error-handler.ts, given it by app.ts) reads to answer PostgreSQL's 23505. Services check first where they can
 // give a clear answer early, but the unique index is what decides between racing writes, and
 // its violation arrives here wherever it happens, so no service catches its own.
 //
@@ -7,13 +7,13 @@
 // with the database): a new index needs a decision. `null` marks values the service makes itself
 // (random tokens, ids, provider event ids) or that no request names: a violation there is a
 // 409 `conflict`, logged, never a 500.
-import type { AppError } from '../lib/errors.ts';
-import { createCustomFieldNameTakenError } from '../modules/custom-fields/custom-fields.errors.ts';
-import { createExternalIdTakenError } from '../modules/locations/locations.errors.ts';
-import { createTagNameTakenError } from '../modules/tags/tags.errors.ts';
-import { createEmailTakenError } from '../modules/users/users.errors.ts';
+import { createCustomFieldNameTakenError } from './modules/custom-fields/custom-fields.errors.ts';
+import { createExternalIdTakenError } from './modules/locations/locations.errors.ts';
+import { createTagNameTakenError } from './modules/tags/tags.errors.ts';
+import { createEmailTakenError } from './modules/users/users.errors.ts';
+import type { UniqueConstraintErrors } from './plugins/error-handler.ts';
 
-export const uniqueConstraintErrors: Record<string, (() => AppError) | null> = {
+export const uniqueConstraintErrors: UniqueConstraintErrors = {
   // 422 naming the request field the index guards.
   users_email_active_unique: createEmailTakenError,
   locations_workspace_external_id_unique: createExternalIdTakenError,

@@ -1,4 +1,4 @@
-// What a write tells the finder payload cache (finders.payload.cache.ts): which finders'
+// What a write tells the finder payload cache (modules/finders/finders.payload.cache.ts): which finders'
 // widget payloads it may have changed. Writers get a listener injected from src/deps.ts and
 // call it after their transaction commits, so a payload rebuilt on the news reads the write.
 // Listeners never throw: a lost notice costs at most the cache's 60 s TTL, never a request.
