@@ -10,12 +10,12 @@ import { z } from 'zod';
 import type { Deps } from './deps.ts';
 import { compressBody, type EncodedBody, sendEncoded } from './lib/content-coding.ts';
 import { createRateLimitedError } from './lib/errors.ts';
+import { authPlugin } from './modules/auth/auth.plugin.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { createDemoRepository } from './modules/demo/demo.repository.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { widgetRoutes } from './modules/widget/widget.routes.ts';
 import { registerNamedSchemas } from './openapi.components.ts';
-import { authPlugin } from './plugins/auth.ts';
 import {
   createClientErrorHandler,
   declareErrorResponses,

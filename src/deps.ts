@@ -27,7 +27,7 @@ import {
   EVENTS_PER_HOUR,
   EVENTS_WINDOW_SECONDS,
 } from './modules/analytics/analytics.service.ts';
-import { createAdminAuditService } from './modules/audit/audit.admin.service.ts';
+import { createAdminAuditService } from './modules/audit/admin/audit.admin.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createMaintenanceJobs } from './modules/auth/auth.jobs.ts';
@@ -59,11 +59,11 @@ import { createLocationImportRepository } from './modules/locations/locations.im
 import { createLocationImportService } from './modules/locations/locations.import.service.ts';
 import { createLocationsRepository } from './modules/locations/locations.repository.ts';
 import { createLocationsService } from './modules/locations/locations.service.ts';
-import { createPlaceProviders } from './modules/mapping/mapping.providers.ts';
-import { createMappingRepository } from './modules/mapping/mapping.repository.ts';
-import { createMappingService } from './modules/mapping/mapping.service.ts';
 import { createMapsRepository } from './modules/maps/maps.repository.ts';
 import { createMapsService } from './modules/maps/maps.service.ts';
+import { createPlaceSearchRepository } from './modules/place-search/place-search.repository.ts';
+import { createPlaceSearchService } from './modules/place-search/place-search.service.ts';
+import { createPlaceProviders } from './modules/place-search/providers/place-providers.ts';
 import { ProcessEventHub } from './modules/processes/processes.hub.ts';
 import { createProcessesRepository } from './modules/processes/processes.repository.ts';
 import { createProcessesService } from './modules/processes/processes.service.ts';
@@ -71,7 +71,7 @@ import { createSetsRepository } from './modules/sets/sets.repository.ts';
 import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
-import { createAdminUsersService } from './modules/users/users.admin.service.ts';
+import { createAdminUsersService } from './modules/users/admin/users.admin.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
@@ -209,7 +209,7 @@ function createServices({
     finderDeleted: (id, token) => changes.finderDeleted(id, token),
   };
   // The place search finds its finder by token here.
-  const mapping = createMappingRepository(db);
+  const placeSearch = createPlaceSearchRepository(db);
   const locationImports = createLocationImportRepository();
   const aiImports = createAiImportsRepository(db);
   const processesRepository = createProcessesRepository(db);
@@ -248,7 +248,8 @@ function createServices({
       db,
       users,
       sessions,
-      workspaces,
+      createFirstWorkspace: (name, ownerId, tx) =>
+        workspaces.insertWithMember(name, { userId: ownerId, role: 'owner' }, tx),
       issueToken: createTokenIssuer(config.jwt),
       loginLimiter,
       loginAddressLimiter,
@@ -263,6 +264,7 @@ function createServices({
       beforeDelete: async (id) => {
         for (const token of await finders.tokensInWorkspace(id)) await removePublishedFiles(storage, token);
       },
+      deleteAlongside: (id, tx) => finders.deleteBackingMaps(id, tx),
       onDeleted: async (id) => {
         await changes.workspaceChanged(id);
         await forget(`workspace ${id}`, () => storage.deletePrefix(`workspaces/${id}/`));
@@ -296,8 +298,8 @@ function createServices({
     /** The cache's listener, for scripts and tests that write around the services. */
     finderChanges: changes,
     locations: locationsService,
-    mapping: createMappingService({
-      repository: mapping,
+    placeSearch: createPlaceSearchService({
+      repository: placeSearch,
       providers: createPlaceProviders({
         photonUrl: config.photonUrl,
         providerBaseUrls: config.providerBaseUrls,

@@ -21,7 +21,7 @@ import {
   patchItemBodySchema,
 } from './modules/ai-imports/ai-imports.schemas.ts';
 import { analyticsBodySchema, analyticsReportSchema } from './modules/analytics/analytics.schemas.ts';
-import { auditLogSchema } from './modules/audit/audit.schemas.ts';
+import { auditLogSchema } from './modules/audit/admin/audit.admin.schemas.ts';
 import {
   loginBodySchema,
   registerBodySchema,
@@ -54,8 +54,11 @@ import {
   locationSchema,
   updateLocationBodySchema,
 } from './modules/locations/locations.schemas.ts';
-import { autocompleteResponseSchema, placeResponseSchema } from './modules/mapping/mapping.schemas.ts';
 import { createMapBodySchema, mapSchema, updateMapBodySchema } from './modules/maps/maps.schemas.ts';
+import {
+  autocompleteResponseSchema,
+  placeResponseSchema,
+} from './modules/place-search/place-search.schemas.ts';
 import {
   processEventSchema,
   processSchema,
@@ -63,7 +66,7 @@ import {
 } from './modules/processes/processes.schemas.ts';
 import { setSchema } from './modules/sets/sets.schemas.ts';
 import { tagSchema } from './modules/tags/tags.schemas.ts';
-import { adminUserPayloadSchema, updateUserBodySchema } from './modules/users/users.admin.schemas.ts';
+import { adminUserPayloadSchema, updateUserBodySchema } from './modules/users/admin/users.admin.schemas.ts';
 import { userPayloadSchema } from './modules/users/users.schemas.ts';
 import { workspaceDetailSchema, workspaceSchema } from './modules/workspaces/workspaces.schemas.ts';
 

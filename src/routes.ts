@@ -4,8 +4,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { aiImportsRoutes, aiLogsRoutes } from './modules/ai-imports/ai-imports.routes.ts';
 import { analyticsIngestRoutes, analyticsReportRoutes } from './modules/analytics/analytics.routes.ts';
-import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { auditRoutes } from './modules/audit/admin/audit.admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { adminScope, memberScope } from './modules/auth/auth.scope.ts';
 import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
@@ -16,14 +17,13 @@ import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
 import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
-import { mappingRoutes } from './modules/mapping/mapping.routes.ts';
 import { mapsRoutes } from './modules/maps/maps.routes.ts';
+import { placeSearchRoutes } from './modules/place-search/place-search.routes.ts';
 import { processesRoutes } from './modules/processes/processes.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
-import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
+import { adminUsersRoutes } from './modules/users/admin/users.admin.routes.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
-import { adminScope, memberScope } from './plugins/scope.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
@@ -61,7 +61,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   }
 
   // The widget's public routes: by finder token, under the finder's authorized_urls.
-  await app.register(mappingRoutes, { prefix: '/mapping' });
+  await app.register(placeSearchRoutes, { prefix: '/mapping' });
   await app.register(analyticsIngestRoutes, { prefix: '/analytics' });
   await app.register(finderDetailsRoutes, { prefix: '/ext/finders/details' });
   await app.register(finderPublishRoutes, { prefix: '/ext/finders/details' });

@@ -1,8 +1,8 @@
 // The role:admin and subscription_tier:<tier> guards (docs/api.md, Authentication and Guards),
 // through HTTP on probe routes, over a table of role/status/tier cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireRole, requireTier } from '../src/modules/auth/auth.guards.ts';
 import type { SubscriptionStatus, SubscriptionTier, UserRole } from '../src/modules/users/users.table.ts';
-import { requireRole, requireTier } from '../src/plugins/guards.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 

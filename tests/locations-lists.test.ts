@@ -10,7 +10,7 @@ import { LIST_BATCH_ROWS } from '../src/lib/pagination.ts';
 import { locationSchema } from '../src/modules/locations/locations.schemas.ts';
 import { setSchema } from '../src/modules/sets/sets.schemas.ts';
 import { tagSchema } from '../src/modules/tags/tags.schemas.ts';
-import { adminUserPayloadSchema } from '../src/modules/users/users.admin.schemas.ts';
+import { adminUserPayloadSchema } from '../src/modules/users/admin/users.admin.schemas.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';

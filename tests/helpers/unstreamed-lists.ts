@@ -8,7 +8,7 @@ import { toSetPayload } from '../../src/modules/sets/sets.schemas.ts';
 import { setsTable } from '../../src/modules/sets/sets.table.ts';
 import { toTagPayload } from '../../src/modules/tags/tags.schemas.ts';
 import { tagsTable } from '../../src/modules/tags/tags.table.ts';
-import { toAdminUserPayload } from '../../src/modules/users/users.admin.schemas.ts';
+import { toAdminUserPayload } from '../../src/modules/users/admin/users.admin.schemas.ts';
 import { usersTable } from '../../src/modules/users/users.table.ts';
 
 export interface PageQuery {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerSecurity } from '../../lib/schemas.ts';
 
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../auth/auth.plugin.ts';
 import { toUserPayload, userPayloadSchema } from '../users/users.schemas.ts';
 import { accountDeletedSchema, deleteMeBodySchema, updateMeBodySchema } from './account.schemas.ts';
 

@@ -5,8 +5,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
-import { requireRole } from '../../plugins/guards.ts';
-import { memberActor } from '../../plugins/scope.ts';
+import { requireRole } from '../auth/auth.guards.ts';
+import { memberActor } from '../auth/auth.scope.ts';
 import {
   aiLogSchema,
   aiLogsQuerySchema,

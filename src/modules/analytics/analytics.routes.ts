@@ -5,7 +5,7 @@ import { requestOrigin } from '../../lib/origins.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { addJsonBodyParser } from '../../plugins/json-body.ts';
 import { ANALYTICS_LIMIT, clientAddress, sharedRateLimit } from '../../plugins/rate-limit.ts';
-import { guardScope, type RouteScope } from '../../plugins/scope.ts';
+import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import {
   analyticsBodySchema,
   analyticsReceivedSchema,

@@ -1,6 +1,5 @@
 // Housekeeping of the accounts tables, run by the worker every hour (src/jobs). Safe to run
 // twice: it only deletes what has expired.
-import type { InvitesRepository } from '../invites/invites.repository.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import type { TwoFactorRepository } from './two-factor.repository.ts';
 
@@ -10,7 +9,8 @@ const SESSION_RETENTION_DAYS = 30;
 interface MaintenanceDeps {
   sessions: SessionsRepository;
   codes: TwoFactorRepository;
-  invites: InvitesRepository;
+  /** The invites module's (it sits above auth): deletes the invites past their expiry. */
+  invites: { deleteExpired(now: Date): Promise<number> };
 }
 
 export function createMaintenanceJobs({ sessions, codes, invites }: MaintenanceDeps) {

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientInfo } from '../../lib/http.ts';
 import { bearerSecurity } from '../../lib/schemas.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from './auth.plugin.ts';
 import {
   loginBodySchema,
   loginResponseSchema,

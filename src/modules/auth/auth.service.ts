@@ -2,7 +2,7 @@
 // `auth_session` checks every AUTH request passes. A token is valid only while its session
 // row (keyed by jti) exists, is not revoked and has not expired; revocation lives in
 // PostgreSQL, so it survives restarts.
-import type { Database, Executor } from '../../db/client.ts';
+import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { createUnauthenticatedError } from '../../lib/errors.ts';
 import { type ClientInfo, throttledAddress } from '../../lib/http.ts';
@@ -11,7 +11,6 @@ import { createEmailTakenError } from '../users/users.errors.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { toUserPayload } from '../users/users.schemas.ts';
 import type { UserRow } from '../users/users.table.ts';
-import type { WorkspacesRepository } from '../workspaces/workspaces.repository.ts';
 import { createInvalidCredentialsError } from './auth.errors.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
 import type { SessionRow } from './auth.table.ts';
@@ -45,7 +44,11 @@ interface AuthServiceDeps {
   db: Database;
   users: UsersRepository;
   sessions: SessionsRepository;
-  workspaces: WorkspacesRepository;
+  /**
+   * Creates a new account's first workspace, owned by it, in the registration's transaction
+   * (the workspaces module's, given by src/deps.ts: workspaces sit above auth).
+   */
+  createFirstWorkspace: (name: string, ownerId: number, tx: Transaction) => Promise<unknown>;
   issueToken: TokenIssuer;
   /** Failed logins per email and IP (5 a minute); a right password clears them. */
   loginLimiter: FailureLimiter;
@@ -63,7 +66,16 @@ const getDummyHash = () => {
 };
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, users, sessions, workspaces, issueToken, loginLimiter, loginAddressLimiter, challenges } = deps;
+  const {
+    db,
+    users,
+    sessions,
+    createFirstWorkspace,
+    issueToken,
+    loginLimiter,
+    loginAddressLimiter,
+    challenges,
+  } = deps;
 
   /** Signs a token and records its session, inside the caller's transaction when given. */
   async function startSession(user: UserRow, client: ClientInfo, tx: Executor = db): Promise<IssuedToken> {
@@ -131,7 +143,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           },
           tx,
         );
-        await workspaces.insertWithMember(`${body.name}'s workspace`, { userId: user.id, role: 'owner' }, tx);
+        await createFirstWorkspace(`${body.name}'s workspace`, user.id, tx);
         return tokenResponse(await startSession(user, client, tx), user);
       });
     },

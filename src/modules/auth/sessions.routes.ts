@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from './auth.plugin.ts';
 import { revokedCountSchema, sessionSchema } from './sessions.schemas.ts';
 
 export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity } from '../../lib/schemas.ts';
 
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from './auth.plugin.ts';
 import { totpConfirmBodySchema } from './auth.schemas.ts';
 
 const recoveryCodesSchema = z.array(z.string()).length(10);

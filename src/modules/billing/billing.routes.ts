@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity } from '../../lib/schemas.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../auth/auth.plugin.ts';
 import {
   billingFieldsSchema,
   checkoutBodySchema,

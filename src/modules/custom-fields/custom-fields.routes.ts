@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
-import { guardScope, type RouteScope } from '../../plugins/scope.ts';
+import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import { workspaceListQuerySchema } from '../workspaces/workspaces.schemas.ts';
 import {
   createCustomFieldBodySchema,

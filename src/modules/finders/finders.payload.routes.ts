@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sendEncoded } from '../../lib/content-coding.ts';
 import { requestOrigin } from '../../lib/origins.ts';
 import { bearerSecurity } from '../../lib/schemas.ts';
-import { guardScope, memberScope } from '../../plugins/scope.ts';
+import { guardScope, memberScope } from '../auth/auth.scope.ts';
 import {
   finderKeyParamsSchema,
   finderWidgetPayloadSchema,

@@ -1,13 +1,14 @@
 // Queries over finders, their own locations and their provider keys. Reads by id are filtered
 // through `accessibleWorkspace`, so a finder of a workspace the actor cannot reach is
 // indistinguishable from a missing one. Id lists travel as one array parameter.
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page } from '../../lib/pagination.ts';
 import { locationsTable } from '../locations/locations.table.ts';
+import { mapsTable } from '../maps/maps.table.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import type { FinderLocationInput } from './finders.schemas.ts';
 import {
@@ -199,6 +200,18 @@ export function createFindersRepository(db: Executor) {
         )
         .returning({ id: finderIntegrationsTable.id });
       return rows.length > 0;
+    },
+
+    /**
+     * Deletes the maps behind the workspace's finders, with the workspace: maps belong to users,
+     * not workspaces, so no cascade from the workspace reaches them.
+     */
+    async deleteBackingMaps(workspaceId: number, tx: Executor): Promise<void> {
+      const backingMaps = tx
+        .select({ id: findersTable.mapId })
+        .from(findersTable)
+        .where(eq(findersTable.workspaceId, workspaceId));
+      await tx.delete(mapsTable).where(inArray(mapsTable.id, backingMaps));
     },
   };
 }

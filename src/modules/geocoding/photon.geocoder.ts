@@ -1,5 +1,5 @@
 // The keyless geocoder: Photon's best match for the address (GET {base}/api?q=&limit=1, see
-// src/lib/photon.ts). Photon reports no precision, so it is derived from the feature:
+// src/lib/photon-client.ts). Photon reports no precision, so it is derived from the feature:
 //   - it carries a house number that the address asked for   -> ROOFTOP (an OSM object with
 //     exactly that address: a building, an entrance, an address point);
 //   - it carries another house number                          -> APPROXIMATE (a neighbour
@@ -9,7 +9,7 @@
 //   - anything coarser (locality, district, city, county, state, country, other) -> APPROXIMATE.
 // RANGE_INTERPOLATED is never reported: Photon does not say which house numbers it interpolated.
 // Only ROOFTOP survives the import's filter, so a Photon pin is only set when the number matches.
-import { type PhotonFeature, photonLabel, searchPhoton } from '../../lib/photon.ts';
+import { type PhotonFeature, photonLabel, searchPhoton } from '../../lib/photon-client.ts';
 import type { GeocodePrecision, Geocoder, GeocoderOptions } from './geocoding.types.ts';
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,8 +3,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientInfo } from '../../lib/http.ts';
 import { bearerSecurity } from '../../lib/schemas.ts';
-import { requireAuth } from '../../plugins/auth.ts';
-import { requireRole } from '../../plugins/guards.ts';
+import { requireRole } from '../auth/auth.guards.ts';
+import { requireAuth } from '../auth/auth.plugin.ts';
 import { tokenResponseSchema } from '../auth/auth.schemas.ts';
 import {
   inviteBodySchema,

@@ -9,7 +9,7 @@ import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/m
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
 import { documentMultipartForm } from '../../plugins/openapi.ts';
-import { guardScope, type RouteScope } from '../../plugins/scope.ts';
+import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import { createImageTooLargeError } from './locations.errors.ts';
 import { IMAGE_MAX_BYTES } from './locations.image.service.ts';
 import { imageFormSchema, locationSchema } from './locations.schemas.ts';

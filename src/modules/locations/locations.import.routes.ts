@@ -14,7 +14,7 @@ import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
 import { createSpool, removeSpool } from '../../lib/spool.ts';
 
 import { documentMultipartForm } from '../../plugins/openapi.ts';
-import { guardScope, type RouteScope } from '../../plugins/scope.ts';
+import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import { CSV_MAX_BYTES } from './locations.import.rows.ts';
 import type { AbandonedUpload } from './locations.import.service.ts';
 import { importFormSchema, importResultSchema } from './locations.schemas.ts';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
-import { memberActor } from '../../plugins/scope.ts';
+import { memberActor } from '../auth/auth.scope.ts';
 import { createMapBodySchema, listMapsQuerySchema, mapSchema, updateMapBodySchema } from './maps.schemas.ts';
 
 /** A map body that fails validation answers 400, not 422 (docs/api.md, Maps). */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema, textStreamSchema } from '../../lib/schemas.ts';
-import { requireAuth } from '../../plugins/auth.ts';
+import { requireAuth } from '../auth/auth.plugin.ts';
 import {
   listProcessesQuerySchema,
   processEventSchema,

@@ -1,13 +1,11 @@
 // Queries over workspaces and their members. Reads by id are filtered through
 // `accessibleWorkspace`, so a workspace out of the actor's reach is indistinguishable from a
 // missing one.
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page } from '../../lib/pagination.ts';
-import { findersTable } from '../finders/finders.table.ts';
-import { mapsTable } from '../maps/maps.table.ts';
 import { usersTable } from '../users/users.table.ts';
 import { accessibleWorkspace } from './workspaces.access.ts';
 import {
@@ -80,17 +78,8 @@ export function createWorkspacesRepository(db: Executor) {
       return row;
     },
 
-    /**
-     * Deletes the workspace and, through the foreign keys, every row inside it. Its finders'
-     * backing maps go too: maps belong to users, not workspaces, so no cascade reaches them.
-     * Run it in a transaction.
-     */
-    async deleteWithBackingMaps(id: number, tx: Executor): Promise<void> {
-      const backingMaps = tx
-        .select({ id: findersTable.mapId })
-        .from(findersTable)
-        .where(eq(findersTable.workspaceId, id));
-      await tx.delete(mapsTable).where(inArray(mapsTable.id, backingMaps));
+    /** Deletes the workspace and, through the foreign keys, every row inside it. */
+    async delete(id: number, tx: Executor = db): Promise<void> {
       await tx.delete(workspacesTable).where(eq(workspacesTable.id, id));
     },
   };

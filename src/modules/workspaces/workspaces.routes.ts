@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
 import { paginationQuerySchema, toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
-import { requireAuth } from '../../plugins/auth.ts';
-import { requireTier } from '../../plugins/guards.ts';
-import { guardScope, type RouteScope } from '../../plugins/scope.ts';
+import { requireTier } from '../auth/auth.guards.ts';
+import { requireAuth } from '../auth/auth.plugin.ts';
+import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import { workspaceBodySchema, workspaceDetailSchema, workspaceSchema } from './workspaces.schemas.ts';
 
 export const workspacesRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async (app, { scope }) => {

@@ -1,7 +1,7 @@
 // Workspaces (docs/api.md, Workspaces): listing what the actor is a member of, the plan limit on
 // owned workspaces, owner-only rename and delete, and the delete cascade that the schema alone
 // cannot express (finders' backing maps have no workspace column).
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -30,11 +30,22 @@ interface WorkspacesServiceDeps {
    * stops serving it; throws when the storage fails, and the workspace stays.
    */
   beforeDelete?: (workspaceId: number) => Promise<void>;
+  /**
+   * Deletes, in the delete's transaction, what belongs to the workspace without a foreign key
+   * that cascades from it (its finders' backing maps belong to users).
+   */
+  deleteAlongside?: (workspaceId: number, tx: Transaction) => Promise<void>;
   /** Best-effort removal of a deleted workspace's stored files (images), after the commit. */
   onDeleted?: (workspaceId: number) => Promise<void>;
 }
 
-export function createWorkspacesService({ db, workspaces, beforeDelete, onDeleted }: WorkspacesServiceDeps) {
+export function createWorkspacesService({
+  db,
+  workspaces,
+  beforeDelete,
+  deleteAlongside,
+  onDeleted,
+}: WorkspacesServiceDeps) {
   async function find(actor: Actor, id: number): Promise<WorkspaceRow> {
     const row = await workspaces.findAccessible(actor, id);
     if (!row) throw createWorkspaceNotFoundError();
@@ -75,7 +86,10 @@ export function createWorkspacesService({ db, workspaces, beforeDelete, onDelete
     async delete(actor: Actor, id: number): Promise<void> {
       await assertWorkspaceAccess(db, actor, id, { owner: true });
       await beforeDelete?.(id);
-      await db.transaction((tx) => workspaces.deleteWithBackingMaps(id, tx));
+      await db.transaction(async (tx) => {
+        await deleteAlongside?.(id, tx);
+        await workspaces.delete(id, tx);
+      });
       await onDeleted?.(id);
     },
   };

@@ -7,14 +7,14 @@
 import { z } from 'zod';
 import { requestJson } from '../../../lib/upstream.ts';
 import { parseUpstreamBody, upstreamUrl, urlPath } from '../../../lib/upstream-helpers.ts';
-import { notFoundOn404, PlaceNotFoundError, requireApiKey } from '../mapping.errors.ts';
+import { notFoundOn404, PlaceNotFoundError, requireApiKey } from './place-providers.errors.ts';
 import {
   biasPoint,
   DEFAULT_SUGGESTION_LIMIT,
   type PlaceProvider,
   type PlaceProviderOptions,
   presentOrUndefined,
-} from '../mapping.types.ts';
+} from './place-providers.types.ts';
 
 const resultSchema = z.object({
   id: z.string(),

@@ -2,21 +2,21 @@
 // its provider's real public host, or the one base URL given for its slug in
 // PROVIDER_BASE_URLS (a proxy, a test fake); Photon gets PHOTON_URL. Routes pick one by the
 // finder's slug and pass the finder's key per call, so one set serves every finder.
-import { ConfigError } from '../../config/config.ts';
+import { ConfigError } from '../../../config/config.ts';
+import { createGeoapifyPlaceProvider } from './geoapify.provider.ts';
+import { createGooglePlaceProvider } from './google.provider.ts';
+import { createHerePlaceProvider } from './here.provider.ts';
+import { createMapboxPlaceProvider } from './mapbox.provider.ts';
+import { createPhotonPlaceProvider } from './photon.provider.ts';
 import {
   KEYED_PLACE_PROVIDER_SLUGS,
   type KeyedPlaceProviderSlug,
   type PlaceProvider,
   type PlaceProviderSlug,
-} from './mapping.types.ts';
-import { createGeoapifyPlaceProvider } from './providers/geoapify.provider.ts';
-import { createGooglePlaceProvider } from './providers/google.provider.ts';
-import { createHerePlaceProvider } from './providers/here.provider.ts';
-import { createMapboxPlaceProvider } from './providers/mapbox.provider.ts';
-import { createPhotonPlaceProvider } from './providers/photon.provider.ts';
-import { createTomtomPlaceProvider } from './providers/tomtom.provider.ts';
+} from './place-providers.types.ts';
+import { createTomtomPlaceProvider } from './tomtom.provider.ts';
 
-export { PlaceNotFoundError, PlaceProviderKeyMissingError } from './mapping.errors.ts';
+export { PlaceNotFoundError, PlaceProviderKeyMissingError } from './place-providers.errors.ts';
 export type {
   AutocompleteInput,
   PlaceDetails,
@@ -25,13 +25,13 @@ export type {
   PlaceProviderSlug,
   PlaceSuggestion,
   ProviderContext,
-} from './mapping.types.ts';
+} from './place-providers.types.ts';
 export {
   DEFAULT_PLACE_PROVIDER,
   isPlaceProviderSlug,
   KEYED_PLACE_PROVIDER_SLUGS,
   PLACE_PROVIDER_SLUGS,
-} from './mapping.types.ts';
+} from './place-providers.types.ts';
 
 /** Whole call, connection to last byte; a visitor is typing and waits for every keystroke. */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 5_000;

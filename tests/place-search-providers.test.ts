@@ -15,7 +15,7 @@ import {
   type PlaceProviderSlug,
   type PlaceProviders,
   resolveProviderBaseUrls,
-} from '../src/modules/mapping/mapping.providers.ts';
+} from '../src/modules/place-search/providers/place-providers.ts';
 import { FAKE_KEYS, type FakeProviders, placeByKey, startFakeProviders } from './fakes/providers.ts';
 
 let fake: FakeProviders;

@@ -1,8 +1,8 @@
 // Query and response shapes of GET /mapping/autocomplete and GET /mapping/places.
 import { z } from 'zod';
 import { isCountryCode } from '../../lib/countries.ts';
-import { PLACE_PROVIDER_SLUGS, placeIdProblem } from './mapping.types.ts';
 import { PHOTON_PLACE_ID_MAX_LENGTH } from './providers/photon.provider.ts';
+import { PLACE_PROVIDER_SLUGS, placeIdProblem } from './providers/place-providers.types.ts';
 
 /** An empty query value is a missing one, not 0 (Number('') would be). */
 const blankAsMissing = (value: unknown) =>
@@ -90,7 +90,7 @@ const placeQueryFields = z.object({
 });
 
 export const placeQuerySchema = placeQueryFields.superRefine((query, context) => {
-  // Per provider (mapping.types.ts): an id that could leave the provider's path is refused
+  // Per provider (providers/place-providers.types.ts): an id that could leave the provider's path is refused
   // before any call spends the finder's key.
   const problem = placeIdProblem(query.provider, query.place_id);
   if (problem) context.addIssue({ code: 'custom', path: ['place_id'], message: problem });

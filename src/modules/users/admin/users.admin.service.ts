@@ -1,18 +1,18 @@
 // Admin user management (docs/api.md, "Admin: users and audit logs"): listing and filtering every
 // user, editing name, email, role and subscription, and soft-deleting through the users service. It
 // owns one rule of its own: the service never loses its last admin, by demotion or by deletion.
-import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { advisoryXactLock } from '../../db/locks.ts';
-import { mapBatches, type Page, type StreamedList } from '../../lib/pagination.ts';
+import type { Database, Executor, Transaction } from '../../../db/client.ts';
+import { advisoryXactLock } from '../../../db/locks.ts';
+import { mapBatches, type Page, type StreamedList } from '../../../lib/pagination.ts';
+import { createEmailTakenError, createLastAdminError, createUserNotFoundError } from '../users.errors.ts';
+import type { NewUser, UsersRepository } from '../users.repository.ts';
+import type { UsersService } from '../users.service.ts';
 import {
   type AdminUserPayload,
   type AdminUsersQuery,
   toAdminUserPayload,
   type UpdateUserBody,
 } from './users.admin.schemas.ts';
-import { createEmailTakenError, createLastAdminError, createUserNotFoundError } from './users.errors.ts';
-import type { NewUser, UsersRepository } from './users.repository.ts';
-import type { UsersService } from './users.service.ts';
 
 /** The one advisory lock that role changes and deletions of users take, in every process. */
 const ADMINS_LOCK = 'users:admins';

@@ -1,10 +1,10 @@
 // Request and response shapes of the admin user routes (GET /users, GET/PUT/DELETE /users/{id}).
 
 import { z } from 'zod';
-import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { nameSchema } from '../../lib/schemas.ts';
-import { emailSchema, toUserPayload, userPayloadSchema } from './users.schemas.ts';
-import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from './users.table.ts';
+import { paginationQuerySchema } from '../../../lib/pagination.ts';
+import { nameSchema } from '../../../lib/schemas.ts';
+import { emailSchema, toUserPayload, userPayloadSchema } from '../users.schemas.ts';
+import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from '../users.table.ts';
 
 /**
  * The user payload plus `deleted_at`, so a list with `include_deleted` tells them apart

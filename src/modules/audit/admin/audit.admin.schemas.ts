@@ -1,8 +1,8 @@
 // Query and output of GET /admin/audit-logs (docs/api.md, "Admin: users and audit logs").
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
-import { queryIdSchema } from '../../lib/schemas.ts';
-import type { AuditLogRow } from './audit.table.ts';
+import { MAX_PAGE_SIZE } from '../../../lib/pagination.ts';
+import { queryIdSchema } from '../../../lib/schemas.ts';
+import type { AuditLogRow } from '../audit.table.ts';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 100;
 

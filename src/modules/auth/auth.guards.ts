@@ -1,9 +1,9 @@
 // `role:<role>` and `subscription_tier:<tier>` checks (docs/api.md, Authentication and Guards),
 // used as preHandlers after `authenticate`.
 import type { FastifyRequest } from 'fastify';
-import { createForbiddenError, createTierRequiredError } from '../lib/errors.ts';
-import type { SubscriptionTier, UserRole, UserRow } from '../modules/users/users.table.ts';
-import { requireAuth } from './auth.ts';
+import { createForbiddenError, createTierRequiredError } from '../../lib/errors.ts';
+import type { SubscriptionTier, UserRole, UserRow } from '../users/users.table.ts';
+import { requireAuth } from './auth.plugin.ts';
 
 export function requireRole(...roles: UserRole[]) {
   return async (request: FastifyRequest) => {

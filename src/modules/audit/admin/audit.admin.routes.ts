@@ -3,11 +3,11 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendList } from '../../lib/http.ts';
-import { bearerSecurity } from '../../lib/schemas.ts';
+import { sendList } from '../../../lib/http.ts';
+import { bearerSecurity } from '../../../lib/schemas.ts';
 
-import { requireRole } from '../../plugins/guards.ts';
-import { auditLogSchema, auditLogsQuerySchema } from './audit.schemas.ts';
+import { requireRole } from '../../auth/auth.guards.ts';
+import { auditLogSchema, auditLogsQuerySchema } from './audit.admin.schemas.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.deps.services.adminAudit;

@@ -12,10 +12,10 @@ import {
   autocompleteResponseSchema,
   placeQuerySchema,
   placeResponseSchema,
-} from './mapping.schemas.ts';
+} from './place-search.schemas.ts';
 
-export const mappingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = app.deps.services.mapping;
+export const placeSearchRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.deps.services.placeSearch;
   const limit = sharedRateLimit(app, PLACE_SEARCH_LIMIT);
   const tags = ['widget'];
 

@@ -1,5 +1,5 @@
 // Photon, the default keyless provider (PHOTON_URL). Suggestions come from GET {base}/api
-// (src/lib/photon.ts). Photon has no lookup by id, so its place_id is stateless: the chosen
+// (src/lib/photon-client.ts). Photon has no lookup by id, so its place_id is stateless: the chosen
 // feature itself (point, address parts, OSM reference), as JSON in base64url behind the
 // version prefix `p1.`. `place` decodes it without calling Photon: no second request, no cache
 // to share between processes, and an id that keeps working when the server is reimported.
@@ -12,8 +12,8 @@ import {
   photonLabel,
   photonStreetLine,
   searchPhoton,
-} from '../../../lib/photon.ts';
-import { PlaceNotFoundError } from '../mapping.errors.ts';
+} from '../../../lib/photon-client.ts';
+import { PlaceNotFoundError } from './place-providers.errors.ts';
 import {
   biasPoint,
   DEFAULT_SUGGESTION_LIMIT,
@@ -21,7 +21,7 @@ import {
   type PlaceProvider,
   type PlaceProviderOptions,
   presentOrUndefined,
-} from '../mapping.types.ts';
+} from './place-providers.types.ts';
 
 const PREFIX = 'p1.';
 /** Generous for a handful of address parts of at most 200 characters each; a bound for routes too. */

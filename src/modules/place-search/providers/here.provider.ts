@@ -9,13 +9,13 @@ import { z } from 'zod';
 import { toAlpha2, toAlpha3 } from '../../../lib/countries.ts';
 import { requestJson } from '../../../lib/upstream.ts';
 import { parseUpstreamBody, upstreamUrl } from '../../../lib/upstream-helpers.ts';
-import { notFoundOn404, requireApiKey } from '../mapping.errors.ts';
+import { notFoundOn404, requireApiKey } from './place-providers.errors.ts';
 import {
   biasPoint,
   DEFAULT_SUGGESTION_LIMIT,
   type PlaceProvider,
   presentOrUndefined,
-} from '../mapping.types.ts';
+} from './place-providers.types.ts';
 
 export interface HerePlaceProviderOptions {
   autocompleteBaseUrl: string;

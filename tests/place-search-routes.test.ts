@@ -14,7 +14,7 @@ import {
   KEYED_PLACE_PROVIDER_SLUGS,
   PLACE_PROVIDER_SLUGS,
   type PlaceProviderSlug,
-} from '../src/modules/mapping/mapping.providers.ts';
+} from '../src/modules/place-search/providers/place-providers.ts';
 import { createUser } from './factories/users.ts';
 import {
   createWidgetFinder,

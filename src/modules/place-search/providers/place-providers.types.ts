@@ -1,6 +1,6 @@
 // The contract of the widget's place search: what an autocomplete provider adapter is given and
 // what it answers, whichever provider a finder uses. Adapters live in providers/, one file each;
-// mapping.providers.ts builds them. Kept apart from the factory so adapters can import these
+// place-providers.ts builds them. Kept apart from the factory so adapters can import these
 // types without an import cycle.
 
 /**
@@ -111,7 +111,7 @@ export interface PlaceDetails {
  * non-2xx, a body of another shape) reject with UpstreamError (a 502 `provider_unavailable`
  * for the route); a cancelled call with UpstreamError `aborted`. A keyed provider called
  * without a key rejects with PlaceProviderKeyMissingError before any request; a place id the
- * provider does not know rejects with PlaceNotFoundError (both in mapping.errors.ts).
+ * provider does not know rejects with PlaceNotFoundError (both in place-providers.errors.ts).
  */
 export interface PlaceProvider {
   readonly slug: PlaceProviderSlug;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { requestJson } from '../../../lib/upstream.ts';
 import { parseUpstreamBody, upstreamUrl } from '../../../lib/upstream-helpers.ts';
-import { notFoundOn404, PlaceNotFoundError, requireApiKey } from '../mapping.errors.ts';
+import { notFoundOn404, PlaceNotFoundError, requireApiKey } from './place-providers.errors.ts';
 import {
   biasPoint,
   DEFAULT_SUGGESTION_LIMIT,
@@ -15,7 +15,7 @@ import {
   type PlaceProviderOptions,
   presentOrUndefined,
   primaryLanguage,
-} from '../mapping.types.ts';
+} from './place-providers.types.ts';
 
 const autocompleteSchema = z.object({
   results: z.array(z.object({ place_id: z.string(), formatted: z.string() })),

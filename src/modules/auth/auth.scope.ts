@@ -3,9 +3,9 @@
 // cannot drift from what members see. Who may reach which rows is decided in the data layer
 // (src/modules/workspaces/workspaces.access.ts); this file only says who the request acts for.
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Actor } from '../lib/actor.ts';
-import { requireAuth } from './auth.ts';
-import { requireRole } from './guards.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { requireRole } from './auth.guards.ts';
+import { requireAuth } from './auth.plugin.ts';
 
 export const memberActor = (request: FastifyRequest): Actor => ({
   userId: requireAuth(request).user.id,

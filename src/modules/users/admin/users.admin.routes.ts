@@ -3,10 +3,10 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { renderWith, sendStreamedList } from '../../lib/http.ts';
-import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
-import { requireRole } from '../../plugins/guards.ts';
+import { renderWith, sendStreamedList } from '../../../lib/http.ts';
+import { toPage } from '../../../lib/pagination.ts';
+import { bearerSecurity, idParamsSchema } from '../../../lib/schemas.ts';
+import { requireRole } from '../../auth/auth.guards.ts';
 import {
   adminUserPayloadSchema,
   adminUsersQuerySchema,

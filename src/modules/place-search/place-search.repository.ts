@@ -28,7 +28,7 @@ interface IntegrationJson {
   updatedAt: string;
 }
 
-export function createMappingRepository(db: Executor) {
+export function createPlaceSearchRepository(db: Executor) {
   return {
     async findFinderByToken(token: string, tx: Executor = db): Promise<PlaceFinder | undefined> {
       const [row] = await tx
@@ -72,4 +72,4 @@ export function createMappingRepository(db: Executor) {
   };
 }
 
-export type MappingRepository = ReturnType<typeof createMappingRepository>;
+export type PlaceSearchRepository = ReturnType<typeof createPlaceSearchRepository>;

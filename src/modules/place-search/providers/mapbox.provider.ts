@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { requestJson } from '../../../lib/upstream.ts';
 import { parseUpstreamBody, upstreamUrl, urlPath } from '../../../lib/upstream-helpers.ts';
-import { notFoundOn404, PlaceNotFoundError, requireApiKey } from '../mapping.errors.ts';
+import { notFoundOn404, PlaceNotFoundError, requireApiKey } from './place-providers.errors.ts';
 import {
   biasPoint,
   DEFAULT_SUGGESTION_LIMIT,
@@ -18,7 +18,7 @@ import {
   type PlaceProviderOptions,
   presentOrUndefined,
   primaryLanguage,
-} from '../mapping.types.ts';
+} from './place-providers.types.ts';
 
 const API = '/search/searchbox/v1';
 

@@ -5,17 +5,17 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config/config.ts';
-import { createUnauthenticatedError } from '../lib/errors.ts';
-import type { AuditService } from '../modules/audit/audit.service.ts';
-import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
+import type { Config } from '../../config/config.ts';
+import { createUnauthenticatedError } from '../../lib/errors.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { AuthContext, AuthService } from './auth.service.ts';
 import {
   JWT_ALGORITHM,
   REQUIRED_CLAIMS,
   type RegisteredClaims,
   registeredClaimsSchema,
   type TokenClaims,
-} from '../modules/auth/auth.tokens.ts';
+} from './auth.tokens.ts';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {

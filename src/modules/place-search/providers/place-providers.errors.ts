@@ -1,11 +1,9 @@
 // Errors of the place providers that are not the provider's fault, as classes a route can test
 // with instanceof: a keyed provider asked without a key, and a place id the provider does not
 // know. Both are raised before or instead of a 502; what they become (404, 503) is the route's
-// decision. Provider failures themselves are UpstreamError (src/lib/upstream.ts). Below them,
-// the AppError factories of GET /mapping/autocomplete and GET /mapping/places.
-import { createFieldError, createNotFoundError, createProviderUnavailableError } from '../../lib/errors.ts';
-import { UpstreamError } from '../../lib/upstream.ts';
-import type { PlaceProviderSlug } from './mapping.types.ts';
+// decision (place-search.errors.ts). Provider failures themselves are UpstreamError (src/lib/upstream.ts).
+import { UpstreamError } from '../../../lib/upstream.ts';
+import type { PlaceProviderSlug } from './place-providers.types.ts';
 
 export class PlaceProviderKeyMissingError extends Error {
   constructor(readonly provider: PlaceProviderSlug) {
@@ -39,17 +37,3 @@ export async function notFoundOn404<T>(provider: PlaceProviderSlug, call: Promis
     throw error;
   }
 }
-
-// What the routes answer (docs/api.md, Autocomplete and places routes), made here so the service
-// never builds a reply.
-
-export const createFinderKeyNotFoundError = () => createNotFoundError('Finder not found.');
-
-export const createPlaceNotFoundResponseError = () => createNotFoundError('Place not found.');
-
-export const createPlaceProviderUnavailableError = () =>
-  createProviderUnavailableError('The place search provider is unavailable. Try again later.');
-
-/** A `provider` the finder does not search with: its place ids cannot come from this finder. */
-export const createProviderNotAllowedError = (allowed: readonly string[]) =>
-  createFieldError('provider', `The provider must be one of: ${allowed.join(', ')}.`);

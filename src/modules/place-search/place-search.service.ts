@@ -13,10 +13,10 @@ import {
   createPlaceNotFoundResponseError,
   createPlaceProviderUnavailableError,
   createProviderNotAllowedError,
-  PlaceNotFoundError,
-} from './mapping.errors.ts';
-import type { PlaceProviders } from './mapping.providers.ts';
-import type { MappingRepository, PlaceFinder } from './mapping.repository.ts';
+} from './place-search.errors.ts';
+import type { PlaceFinder, PlaceSearchRepository } from './place-search.repository.ts';
+import { PlaceNotFoundError } from './providers/place-providers.errors.ts';
+import type { PlaceProviders } from './providers/place-providers.ts';
 import {
   type AutocompleteInput,
   DEFAULT_PLACE_PROVIDER,
@@ -25,7 +25,7 @@ import {
   type PlaceInput,
   type PlaceProviderSlug,
   type PlaceSuggestion,
-} from './mapping.types.ts';
+} from './providers/place-providers.types.ts';
 
 /** The provider slug of a finder is cached 60 seconds (docs/api.md, Autocomplete and places routes). */
 export const PROVIDER_SLUG_TTL_MS = 60_000;
@@ -57,8 +57,8 @@ export interface PublicCaller {
   signal?: AbortSignal;
 }
 
-export interface MappingServiceDeps {
-  repository: MappingRepository;
+export interface PlaceSearchServiceDeps {
+  repository: PlaceSearchRepository;
   providers: PlaceProviders;
   secretBox: SecretBox;
   logger: Logger;
@@ -66,13 +66,13 @@ export interface MappingServiceDeps {
   now?: () => number;
 }
 
-export function createMappingService({
+export function createPlaceSearchService({
   repository,
   providers,
   secretBox,
   logger,
   now = () => Date.now(),
-}: MappingServiceDeps) {
+}: PlaceSearchServiceDeps) {
   const slugs = new Map<number, { slug: PlaceProviderSlug; expiresAt: number }>();
 
   /** 404 for an unknown token, 403 for a site the finder does not list. */
@@ -166,4 +166,4 @@ export function createMappingService({
   };
 }
 
-export type MappingService = ReturnType<typeof createMappingService>;
+export type PlaceSearchService = ReturnType<typeof createPlaceSearchService>;
