@@ -1,6 +1,8 @@
 // One widget in one container: an open shadow root holding the search, the filters, the
 // result list, the details card and the map, kept in step with each other and with the URL
-// hash. State lives here; the modules it uses only draw and report.
+// hash. State lives here; the modules it uses only draw and report. Everything the view holds
+// on the page is registered in its lifetime (lifetime.ts), which ends when the container leaves
+// the document; the shadow root is then emptied, ready for a mount if the container returns.
 import leafletCss from 'leaflet/dist/leaflet.css';
 import { createTracker, type Tracker } from './analytics.ts';
 import { ensureContrast, tint } from './color.ts';
@@ -13,6 +15,7 @@ import type { Endpoints } from './endpoints.ts';
 import { createLocationFilter, emptySelection, replaceSelection } from './filter.ts';
 import { createFiltersPanel } from './filters-panel.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
+import type { Lifetime } from './lifetime.ts';
 import { createMapView, type MapView } from './map.ts';
 import { LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
 import { createPlaceSearch } from './places.ts';
@@ -29,6 +32,7 @@ export interface MountOptions {
   token: string;
   endpoints: Endpoints;
   load: (token: string) => Promise<LoadResult>;
+  lifetime: Lifetime;
 }
 
 function hostLanguage(host: HTMLElement): string | null {
@@ -47,10 +51,12 @@ function message(t: Translate, text: string, error: boolean): HTMLElement {
   );
 }
 
-export async function mountFinder({ host, token, endpoints, load }: MountOptions): Promise<void> {
-  const shadow = host.attachShadow({ mode: 'open' });
+export async function mountFinder({ host, token, endpoints, load, lifetime }: MountOptions): Promise<void> {
+  // A container mounted before and unmounted keeps its (emptied) shadow root: a host has one.
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const frame = h('div', { class: 'lf-frame' });
   shadow.append(h('style', {}, [leafletCss, widgetCss]), frame);
+  lifetime.add(() => shadow.replaceChildren());
   const fallbackT = createTranslator(resolveLanguage('auto', hostLanguage(host)));
 
   if (!token) {
@@ -60,6 +66,7 @@ export async function mountFinder({ host, token, endpoints, load }: MountOptions
   frame.replaceChildren(message(fallbackT, fallbackT('loading'), false));
 
   const result = await load(token);
+  if (lifetime.ended) return;
   if (!result.ok) {
     const text =
       result.reason === 'forbidden'
@@ -68,7 +75,7 @@ export async function mountFinder({ host, token, endpoints, load }: MountOptions
     frame.replaceChildren(message(fallbackT, text, true));
     return;
   }
-  createFinderView({ host, frame, payload: result.payload, token, endpoints });
+  createFinderView({ host, frame, payload: result.payload, token, endpoints, lifetime });
 }
 
 function addressLine(location: FinderLocation): string {
@@ -83,8 +90,9 @@ function createFinderView(options: {
   payload: FinderPayload;
   token: string;
   endpoints: Endpoints;
+  lifetime: Lifetime;
 }): void {
-  const { host, frame, payload, token, endpoints } = options;
+  const { host, frame, payload, token, endpoints, lifetime } = options;
   const { locations } = payload;
   const settings = parseSettings(payload.settings);
   const language = resolveLanguage(settings.language, hostLanguage(host));
@@ -98,7 +106,7 @@ function createFinderView(options: {
   const primary = ensureContrast(settings.primaryColor);
   const formatDistance = createDistanceFormatter(settings.units, language);
   const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  const tracker: Tracker = createTracker(endpoints.apiUrl, token);
+  const tracker: Tracker = createTracker(endpoints.apiUrl, token, lifetime);
   const hashKey = deepLinkKey(token);
   const idToIndex = new Map(locations.map((location, i) => [location.id, i]));
   const filter = createLocationFilter(locations, payload.advanced_refinements, settings.tagFilterMode);
@@ -140,6 +148,7 @@ function createFinderView(options: {
       const i = results[position];
       if (i !== undefined) select(i, { focusDetails: true, track: true });
     },
+    lifetime,
   });
 
   const search = createSearchBox({
@@ -157,6 +166,7 @@ function createFinderView(options: {
     onClear() {
       setOrigin(null, false);
     },
+    lifetime,
   });
 
   const locate = h('button', { type: 'button', class: 'lf-button' }, [t('useMyLocation')]);
@@ -164,8 +174,10 @@ function createFinderView(options: {
   locate.hidden = !('geolocation' in navigator) || !window.isSecureContext;
   locate.addEventListener('click', () => {
     search.say(t('locating'));
+    // A position request cannot be cancelled: an answer after the view ended is dropped.
     navigator.geolocation.getCurrentPosition(
       (position) => {
+        if (lifetime.ended) return;
         search.setValue('');
         search.say('');
         // The visitor's own position stays out of the URL: links get shared.
@@ -227,6 +239,7 @@ function createFinderView(options: {
         t,
         reducedMotion,
         onSelect: (i) => select(i, { focusDetails: true, track: true }),
+        lifetime,
       })
     : null;
 
@@ -339,7 +352,7 @@ function createFinderView(options: {
   else update();
   ready = true;
 
-  window.addEventListener('hashchange', () => {
+  lifetime.listen(window, 'hashchange', () => {
     const linkedNow = readViewState(window.location.hash, hashKey);
     if (writeViewState('', hashKey, linkedNow) !== writeViewState('', hashKey, currentState())) {
       if (selected !== null && linkedNow.location === undefined) closeDetails();

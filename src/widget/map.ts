@@ -21,6 +21,7 @@ import { clusterView, projectLocations } from './clusters.ts';
 import { hasPosition } from './distance.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
+import type { Lifetime } from './lifetime.ts';
 import { MAP_RENDERED_MARK } from './marks.ts';
 import type { WidgetSettings } from './settings.ts';
 import type { FinderLocation, LatLng, Origin } from './types.ts';
@@ -41,6 +42,8 @@ export interface MapViewOptions {
   t: Translate;
   reducedMotion: boolean;
   onSelect(index: number): void;
+  /** The view's: the map, its observer and its pending frame end with it. */
+  lifetime: Lifetime;
 }
 
 // Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
@@ -93,7 +96,7 @@ function boundsOf(points: LatLng[]): LatLngBoundsExpression | undefined {
 }
 
 export function createMapView(options: MapViewOptions): MapView {
-  const { container, locations, settings, t, reducedMotion, onSelect } = options;
+  const { container, locations, settings, t, reducedMotion, onSelect, lifetime } = options;
   const animate = !reducedMotion;
   const map: LeafletMap = leafletMap(container, {
     zoomAnimation: animate,
@@ -105,6 +108,8 @@ export function createMapView(options: MapViewOptions): MapView {
     // follows the container itself, which is what matters in a host page.
     trackResize: false,
   });
+  // Leaflet's own teardown: its layers, handlers, listeners and animation frames.
+  lifetime.add(() => map.remove());
   map.attributionControl.setPrefix(
     '<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>',
   );
@@ -118,6 +123,7 @@ export function createMapView(options: MapViewOptions): MapView {
   let hasView = false;
   let pending = 0;
   let drawn = false;
+  lifetime.add(() => cancelAnimationFrame(pending));
 
   const pointIcon = (i: number) => {
     const location = locations[i] as FinderLocation;
@@ -189,7 +195,9 @@ export function createMapView(options: MapViewOptions): MapView {
 
   map.on('moveend', render);
   // The container changes size with the layout (narrow containers stack list and map).
-  new ResizeObserver(() => map.invalidateSize({ pan: false })).observe(container);
+  const resizes = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+  resizes.observe(container);
+  lifetime.add(() => resizes.disconnect());
 
   const frame = (target: LatLngBoundsExpression | undefined) => {
     if (target) map.fitBounds(target, { ...FIT_OPTIONS, animate });
