@@ -3,7 +3,8 @@
 // hash. State lives here; the modules it uses only draw and report. Everything the view holds
 // on the page is registered in its lifetime (lifetime.ts), which ends when the container leaves
 // the document; the shadow root is then emptied, ready for a mount if the container returns.
-import leafletCss from 'leaflet/dist/leaflet.css';
+// The map arrives later than the rest: its code is a second file (map-loader.ts), and the view
+// brings it up to date with the results, search position and selection of the moment.
 import { createTracker, type Tracker } from './analytics.ts';
 import { ensureContrast, tint } from './color.ts';
 import type { LoadResult } from './data.ts';
@@ -16,7 +17,8 @@ import { createLocationFilter, emptySelection, replaceSelection } from './filter
 import { createFiltersPanel } from './filters-panel.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
-import { createMapView, type MapView } from './map.ts';
+import type { MapView } from './map.ts';
+import type { MapModule } from './map-loader.ts';
 import { LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
 import { createPlaceSearch } from './places.ts';
 import { createSearchBox } from './search-box.ts';
@@ -32,6 +34,8 @@ export interface MountOptions {
   token: string;
   endpoints: Endpoints;
   load: (token: string) => Promise<LoadResult>;
+  /** The map's code, fetched by the first view that shows a map. */
+  loadMap: () => Promise<MapModule>;
   lifetime: Lifetime;
 }
 
@@ -51,11 +55,13 @@ function message(t: Translate, text: string, error: boolean): HTMLElement {
   );
 }
 
-export async function mountFinder({ host, token, endpoints, load, lifetime }: MountOptions): Promise<void> {
+export async function mountFinder(options: MountOptions): Promise<void> {
+  const { host, token, load, lifetime } = options;
   // A container mounted before and unmounted keeps its (emptied) shadow root: a host has one.
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const frame = h('div', { class: 'lf-frame' });
-  shadow.append(h('style', {}, [leafletCss, widgetCss]), frame);
+  const style = h('style', {}, [widgetCss]);
+  shadow.append(style, frame);
   lifetime.add(() => shadow.replaceChildren());
   const fallbackT = createTranslator(resolveLanguage('auto', hostLanguage(host)));
 
@@ -75,7 +81,7 @@ export async function mountFinder({ host, token, endpoints, load, lifetime }: Mo
     frame.replaceChildren(message(fallbackT, text, true));
     return;
   }
-  createFinderView({ host, frame, payload: result.payload, token, endpoints, lifetime });
+  createFinderView({ ...options, frame, style, payload: result.payload });
 }
 
 function addressLine(location: FinderLocation): string {
@@ -84,17 +90,19 @@ function addressLine(location: FinderLocation): string {
     .join(', ');
 }
 
-function createFinderView(options: {
-  host: HTMLElement;
-  frame: HTMLElement;
-  payload: FinderPayload;
-  token: string;
-  endpoints: Endpoints;
-  lifetime: Lifetime;
-}): void {
-  const { host, frame, payload, token, endpoints, lifetime } = options;
+function createFinderView(
+  options: MountOptions & {
+    frame: HTMLElement;
+    /** The widget's stylesheet in the shadow root: the map's goes before it. */
+    style: HTMLStyleElement;
+    payload: FinderPayload;
+  },
+): void {
+  const { host, frame, style, payload, token, endpoints, loadMap, lifetime } = options;
   const { locations } = payload;
   const settings = parseSettings(payload.settings);
+  // Asked for first, so the file downloads while the list is built.
+  const mapModule = settings.showMap ? loadMap() : null;
   const language = resolveLanguage(settings.language, hostLanguage(host));
   const t = createTranslator(language);
   const direction =
@@ -231,17 +239,31 @@ function createFinderView(options: {
   root.style.setProperty('--lf-height', `${settings.height}px`);
   frame.replaceChildren(root);
 
-  const map: MapView | null = mapElement
-    ? createMapView({
-        container: mapElement,
-        locations,
-        settings,
-        t,
-        reducedMotion,
-        onSelect: (i) => select(i, { focusDetails: true, track: true }),
-        lifetime,
-      })
-    : null;
+  let map: MapView | null = null;
+
+  function showMap(module: MapModule, container: HTMLElement): void {
+    if (lifetime.ended) return;
+    style.before(h('style', {}, [module.MAP_CSS]));
+    map = module.createMapView({
+      container,
+      locations,
+      settings,
+      t,
+      reducedMotion,
+      onSelect: (i) => select(i, { focusDetails: true, track: true }),
+      lifetime,
+    });
+    map.setResults(results);
+    if (origin) map.setOrigin(origin, results);
+    if (selected !== null) map.setSelected(selected);
+  }
+
+  /** The file did not load (or the map could not be made): the list does without it. */
+  function mapUnavailable(error: unknown, container: HTMLElement): void {
+    if (lifetime.ended) return;
+    console.error('[location-finder]', error);
+    container.replaceChildren(h('p', { class: 'lf-map-message', role: 'status' }, [t('mapUnavailable')]));
+  }
 
   function currentState(): ViewState {
     const state: ViewState = {
@@ -351,6 +373,11 @@ function createFinderView(options: {
   if (Object.keys(linked).length > 0) applyLink(linked);
   else update();
   ready = true;
+  if (mapModule && mapElement) {
+    mapModule
+      .then((module) => showMap(module, mapElement))
+      .catch((error: unknown) => mapUnavailable(error, mapElement));
+  }
 
   lifetime.listen(window, 'hashchange', () => {
     const linkedNow = readViewState(window.location.hash, hashKey);

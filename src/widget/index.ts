@@ -8,6 +8,7 @@ import { type LoadResult, loadFinder } from './data.ts';
 import { resolveEndpoints } from './endpoints.ts';
 import { mountFinder } from './finder-view.ts';
 import { Lifetime } from './lifetime.ts';
+import { loadMapModule } from './map-loader.ts';
 // Imported last, and by nothing else, so the placeholder the service replaces lands in the last
 // bytes of the build, after everything the build compresses (scripts/build-widget.ts).
 import { SERVED_CDN_URL_PLACEHOLDER } from './served.ts';
@@ -16,8 +17,10 @@ const script =
   (document.currentScript as HTMLScriptElement | null) ??
   document.querySelector<HTMLScriptElement>('script[src*="widget"][data-finder]');
 
+// The map file is read from beside the script, wherever the script came from.
+const scriptUrl = script?.src || window.location.href;
 const endpoints = resolveEndpoints({
-  src: script?.src || window.location.href,
+  src: scriptUrl,
   api: script?.dataset.api,
   cdn: script?.dataset.cdn,
   served: SERVED_CDN_URL_PLACEHOLDER,
@@ -34,6 +37,8 @@ const load = (token: string) => {
   return pending;
 };
 
+const loadMap = () => loadMapModule(scriptUrl);
+
 /** The containers this copy of the script has mounted, each with its view's lifetime. */
 const mounted = new Map<HTMLElement, Lifetime>();
 
@@ -45,7 +50,7 @@ function mountAll(): void {
     const token = (host.dataset.finder || script?.dataset.finder || '').trim();
     const lifetime = new Lifetime();
     mounted.set(host, lifetime);
-    mountFinder({ host, token, endpoints, load, lifetime }).catch((error: unknown) => {
+    mountFinder({ host, token, endpoints, load, loadMap, lifetime }).catch((error: unknown) => {
       console.error('[location-finder]', error);
     });
   }

@@ -3,6 +3,11 @@
 // as DOM (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names;
 // a marker's click selects its location, a cluster's zooms to its members. The clusters are
 // drawn in the frame after the list, so a filter change shows its list first.
+//
+// This file is the entry of the second file of the build, the map file (an ES module holding
+// Leaflet and its stylesheet): widget.js imports it only when a finder shows its map
+// (map-loader.ts), so nothing here may be imported by widget.js's own code except as a type.
+
 import {
   divIcon,
   type LatLngBoundsExpression,
@@ -17,6 +22,7 @@ import {
   point,
   tileLayer,
 } from 'leaflet';
+import leafletCss from 'leaflet/dist/leaflet.css';
 import { clusterView, projectLocations } from './clusters.ts';
 import { hasPosition } from './distance.ts';
 import { h } from './dom.ts';
@@ -25,6 +31,9 @@ import type { Lifetime } from './lifetime.ts';
 import { MAP_RENDERED_MARK } from './marks.ts';
 import type { WidgetSettings } from './settings.ts';
 import type { FinderLocation, LatLng, Origin } from './types.ts';
+
+/** Leaflet's stylesheet, for the shadow root the map is drawn in (before the widget's own). */
+export const MAP_CSS: string = leafletCss;
 
 export interface MapView {
   /** The locations to show (indexes into the payload's locations). */
