@@ -1,19 +1,25 @@
-// Builds the embeddable widget (src/widget, browser TypeScript) with esbuild into one minified
-// script, dist/widget/widget.js, its precompressed forms widget.js.gz and widget.js.br (gzip 9,
-// brotli 11: seconds, once per build), and manifest.json with its content hash and sizes, which
-// GET /widget.js serves. The compressed files hold everything before the CDN placeholder
-// compressed and the rest stored, so the service can write its CDN_URL in without compressing
-// again (src/modules/widget/widget.precompressed.ts). `npm run build` runs it; `npm start`
-// rebuilds when the build is missing or older than its sources. Run directly:
+// Builds the embeddable widget (src/widget, browser TypeScript) with esbuild into two minified
+// files: dist/widget/widget.js, the script a page embeds, and the map file
+// widget-map.{content hash}.js (src/widget/map.ts with Leaflet and its stylesheet, an ES
+// module widget.js imports only for finders that show the map; its name is written into
+// widget.js). Each gets precompressed forms, .gz and .br (gzip 9, brotli 11: seconds, once
+// per build), and manifest.json holds their hashes and sizes for GET /widget.js and GET
+// /widget-map.{hash}.js. widget.js's compressed files hold everything before the CDN
+// placeholder compressed and the rest stored, so the service can write its CDN_URL in without
+// compressing again (src/modules/widget/widget.precompressed.ts). `npm run build` runs it;
+// `npm start` rebuilds when the build is missing or older than its sources. Run directly:
 // `tsx scripts/build-widget.ts`.
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Plugin, transform } from 'esbuild';
+import { compressBody } from '../src/lib/content-coding.ts';
 import {
   contentHash,
   MANIFEST_FILE,
+  MAP_FILE_PATTERN,
+  mapFileName,
   projectRoot,
   type WidgetManifest,
   widgetDistDir,
@@ -23,9 +29,11 @@ import {
   type PrecompressedCoding,
   withStoredTail,
 } from '../src/modules/widget/widget.precompressed.ts';
+import { MAP_FILE_DEFINE } from '../src/widget/built.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');
+const MAP_ENTRY = path.join(WIDGET_SOURCES, 'map.ts');
 /** Files outside src/widget that the widget bundles: the rules it applies as the service does. */
 const SHARED_SOURCES = [path.join(projectRoot, 'src', 'lib', 'origin-rules.ts')];
 const WIDGET_FILE = 'widget.js';
@@ -36,8 +44,7 @@ const WIDGET_FILE = 'widget.js';
 const MAX_TAIL_BYTES = 4 * 1024;
 const CODINGS: readonly PrecompressedCoding[] = ['gzip', 'br'];
 const SUFFIX: Record<PrecompressedCoding, string> = { gzip: '.gz', br: '.br' };
-/** What counts as "the map library" when sizes are reported without it. */
-const MAP_LIBRARIES = ['leaflet', 'leaflet/*'];
+const LEAFLET_PACKAGE = `${path.sep}node_modules${path.sep}leaflet${path.sep}`;
 
 // Leaflet's package points at its UMD build; its ES module build lets esbuild drop the wrapper.
 const leafletEsm: Plugin = {
@@ -60,27 +67,50 @@ const minifiedCssText: Plugin = {
   },
 };
 
-function buildOptions(extra: BuildOptions = {}): BuildOptions {
+/**
+ * widget.js: a classic script (one IIFE, for a plain script tag), naming `mapFile`. The map
+ * file: an ES module, so widget.js gets its exports from import() without a global.
+ */
+function buildOptions(mapFile: string | null, extra: BuildOptions = {}): BuildOptions {
   return {
-    entryPoints: [path.join(WIDGET_SOURCES, 'index.ts')],
+    entryPoints: [mapFile === null ? MAP_ENTRY : path.join(WIDGET_SOURCES, 'index.ts')],
     bundle: true,
     minify: true,
-    format: 'iife',
+    format: mapFile === null ? 'esm' : 'iife',
+    define: mapFile === null ? {} : { [MAP_FILE_DEFINE]: JSON.stringify(mapFile) },
     // Browsers of the last few years; a customer's visitors run anything current.
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     plugins: [leafletEsm, minifiedCssText],
     legalComments: 'eof',
     write: false,
     logLevel: 'silent',
+    metafile: true,
     ...extra,
   };
 }
 
-async function compile(extra: BuildOptions = {}): Promise<string> {
-  const result = await build(buildOptions(extra));
+/** The code, and the files it was built from (absolute paths). */
+async function compile(mapFile: string | null): Promise<{ code: string; inputs: string[] }> {
+  const result = await build(buildOptions(mapFile));
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no output');
-  return output.text;
+  const inputs = Object.keys(result.metafile?.inputs ?? {}).map((input) => path.resolve(input));
+  return { code: output.text, inputs };
+}
+
+/** The map file first (widget.js names it), then widget.js, which must hold none of Leaflet. */
+async function compileBoth(): Promise<{ map: string; mapFile: string; widget: string }> {
+  const { code: map } = await compile(null);
+  const mapFile = mapFileName(contentHash(map));
+  const { code: widget, inputs } = await compile(mapFile);
+  const leaflet = inputs.filter((input) => input.includes(LEAFLET_PACKAGE) || input === MAP_ENTRY);
+  if (leaflet.length > 0) {
+    throw new Error(
+      `widget.js bundles ${leaflet.map((file) => path.relative(projectRoot, file)).join(', ')}: ` +
+        'import map.ts only as a type outside the map file (src/widget/map-loader.ts loads it)',
+    );
+  }
+  return { map, mapFile, widget };
 }
 
 export interface WidgetSizes {
@@ -100,7 +130,7 @@ async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
 }
 
 export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifest> {
-  const code = await compile();
+  const { map, mapFile, widget: code } = await compileBoth();
   const placeholder = JSON.stringify(SERVED_CDN_URL_PLACEHOLDER);
   const placeholders = code.split(placeholder).length - 1;
   if (placeholders !== 1) {
@@ -124,6 +154,15 @@ export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifes
     precompressed[coding] = { file, bytes: compressed.length, head_bytes: compressedHead.length };
     compressedFiles.push([file, compressed]);
   }
+  // The map file has nothing written in when served: compressed whole.
+  const mapBody = Buffer.from(map);
+  const mapForms = await compressBody(mapBody, 'max');
+  const mapPrecompressed = {} as WidgetManifest['map']['precompressed'];
+  for (const coding of CODINGS) {
+    const file = `${mapFile}${SUFFIX[coding]}`;
+    mapPrecompressed[coding] = { file, bytes: mapForms[coding].length };
+    compressedFiles.push([file, mapForms[coding]]);
+  }
   const manifest: WidgetManifest = {
     file: WIDGET_FILE,
     hash: contentHash(code),
@@ -133,22 +172,30 @@ export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifes
     tail_offset: tailOffset,
     head_hash: contentHash(head),
     precompressed,
+    map: { file: mapFile, hash: contentHash(map), bytes: mapBody.length, precompressed: mapPrecompressed },
   };
   await mkdir(outDir, { recursive: true });
   for (const [file, compressed] of compressedFiles) await writeAtomic(path.join(outDir, file), compressed);
+  await writeAtomic(path.join(outDir, mapFile), mapBody);
   await writeAtomic(path.join(outDir, WIDGET_FILE), code);
   // The manifest last: the server re-reads the build when it changes.
   await writeAtomic(path.join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  await removeOlderMapFiles(outDir, mapFile);
   return manifest;
 }
 
-/** The whole widget, and the widget's own code with the map library (and its CSS) left out. */
-export async function measureWidget(): Promise<{ total: WidgetSizes; own: WidgetSizes }> {
-  const [total, own] = await Promise.all([
-    compile(),
-    compile({ external: MAP_LIBRARIES, plugins: [minifiedCssText] }),
-  ]);
-  return { total: sizes(total), own: sizes(own) };
+/** Map files of earlier builds in the folder: the service serves the manifest's only. */
+async function removeOlderMapFiles(outDir: string, current: string): Promise<void> {
+  for (const file of await readdir(outDir)) {
+    const built = file.replace(/\.(gz|br)$/, '');
+    if (MAP_FILE_PATTERN.test(built) && built !== current) await rm(path.join(outDir, file), { force: true });
+  }
+}
+
+/** widget.js and the map file, each raw and gzip (level 9). */
+export async function measureWidget(): Promise<{ widget: WidgetSizes; map: WidgetSizes }> {
+  const { map, widget } = await compileBoth();
+  return { widget: sizes(widget), map: sizes(map) };
 }
 
 /** The project's files the widget is built from (absolute paths): src/widget and SHARED_SOURCES. */
@@ -159,12 +206,12 @@ export async function widgetSourceFiles(): Promise<string[]> {
   return [...own, ...SHARED_SOURCES];
 }
 
-/** The project's files esbuild actually read for the bundle (absolute paths, no dependencies). */
+/** The project's files esbuild actually read for both files (absolute paths, no dependencies). */
 export async function bundledSourceFiles(): Promise<string[]> {
-  const result = await build(buildOptions({ metafile: true }));
-  return Object.keys(result.metafile?.inputs ?? {})
-    .map((input) => path.resolve(input))
-    .filter((file) => !file.includes(`${path.sep}node_modules${path.sep}`));
+  const [map, widget] = await Promise.all([compile(null), compile(mapFileName('0'.repeat(16)))]);
+  return [...new Set([...map.inputs, ...widget.inputs])].filter(
+    (file) => !file.includes(`${path.sep}node_modules${path.sep}`),
+  );
 }
 
 async function newestSourceTime(): Promise<number> {
@@ -179,22 +226,38 @@ async function newestSourceTime(): Promise<number> {
   return Math.max(...times);
 }
 
-/** Builds when the build is missing or older than any widget source; says which it was. */
+/** The map file the manifest in `outDir` names, when it is there. */
+async function builtMapFile(outDir: string): Promise<string | undefined> {
+  try {
+    const manifest = JSON.parse(await readFile(path.join(outDir, MANIFEST_FILE), 'utf8')) as WidgetManifest;
+    const file = manifest.map?.file;
+    return file && (await stat(path.join(outDir, file)).catch(() => undefined)) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds when the build is missing, incomplete (a manifest without its map file, as builds
+ * made before the map was a file of its own) or older than any widget source; says which.
+ */
 export async function ensureWidgetBuilt(outDir = widgetDistDir): Promise<'built' | 'fresh'> {
   const built = await stat(path.join(outDir, MANIFEST_FILE)).catch(() => undefined);
   const script = await stat(path.join(outDir, WIDGET_FILE)).catch(() => undefined);
-  if (built && script && built.mtimeMs >= (await newestSourceTime())) return 'fresh';
+  const fresh = built && script && built.mtimeMs >= (await newestSourceTime());
+  if (fresh && (await builtMapFile(outDir))) return 'fresh';
   await buildWidget(outDir);
   return 'built';
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const manifest = await buildWidget();
-  const { own } = await measureWidget();
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const { map } = manifest;
   console.log(
     `dist/widget/${manifest.file} ${manifest.hash}: ${kb(manifest.bytes)} ` +
       `(${kb(manifest.precompressed.gzip.bytes)} gzip, ${kb(manifest.precompressed.br.bytes)} br); ` +
-      `own code without the map library ${kb(own.raw)} (${kb(own.gzip)} gzip)`,
+      `dist/widget/${map.file}: ${kb(map.bytes)} ` +
+      `(${kb(map.precompressed.gzip.bytes)} gzip, ${kb(map.precompressed.br.bytes)} br)`,
   );
 }

@@ -1,7 +1,10 @@
 // Visitor events for POST {API}/analytics, batched: sent every few seconds and when the page is
 // hidden or left, at most 100 per request. navigator.sendBeacon carries them (a text/plain
 // body is CORS-safelisted, so no preflight, and it survives the page closing); fetch with
-// keepalive is the fallback. The session id is random, per page load, in memory only.
+// keepalive is the fallback. The session id is random, per page load, in memory only. A view
+// that ends (its container removed) sends what it still holds.
+import type { Lifetime } from './lifetime.ts';
+
 export type AnalyticsEventType = 'view' | 'search' | 'click' | 'location_select';
 
 export interface AnalyticsEvent {
@@ -50,7 +53,7 @@ function send(url: string, body: string): void {
   });
 }
 
-export function createTracker(apiUrl: string, token: string): Tracker {
+export function createTracker(apiUrl: string, token: string, lifetime: Lifetime): Tracker {
   const url = `${apiUrl}/analytics`;
   let queue: AnalyticsEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -65,13 +68,15 @@ export function createTracker(apiUrl: string, token: string): Tracker {
     }
   };
 
-  document.addEventListener('visibilitychange', () => {
+  lifetime.listen(document, 'visibilitychange', () => {
     if (document.visibilityState === 'hidden') flush();
   });
-  window.addEventListener('pagehide', flush);
+  lifetime.listen(window, 'pagehide', flush);
+  lifetime.add(flush);
 
   return {
     track(type, details = {}) {
+      if (lifetime.ended) return;
       if (type === 'view') {
         if (viewedFinders.has(token)) return;
         viewedFinders.add(token);

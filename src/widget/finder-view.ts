@@ -1,7 +1,10 @@
 // One widget in one container: an open shadow root holding the search, the filters, the
 // result list, the details card and the map, kept in step with each other and with the URL
-// hash. State lives here; the modules it uses only draw and report.
-import leafletCss from 'leaflet/dist/leaflet.css';
+// hash. State lives here; the modules it uses only draw and report. Everything the view holds
+// on the page is registered in its lifetime (lifetime.ts), which ends when the container leaves
+// the document; the shadow root is then emptied, ready for a mount if the container returns.
+// The map arrives later than the rest: its code is a second file (map-loader.ts), and the view
+// brings it up to date with the results, search position and selection of the moment.
 import { createTracker, type Tracker } from './analytics.ts';
 import { ensureContrast, tint } from './color.ts';
 import type { LoadResult } from './data.ts';
@@ -13,7 +16,9 @@ import type { Endpoints } from './endpoints.ts';
 import { createLocationFilter, emptySelection, replaceSelection } from './filter.ts';
 import { createFiltersPanel } from './filters-panel.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
-import { createMapView, type MapView } from './map.ts';
+import type { Lifetime } from './lifetime.ts';
+import type { MapView } from './map.ts';
+import type { MapModule } from './map-loader.ts';
 import { LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
 import { createPlaceSearch } from './places.ts';
 import { createSearchBox } from './search-box.ts';
@@ -29,6 +34,9 @@ export interface MountOptions {
   token: string;
   endpoints: Endpoints;
   load: (token: string) => Promise<LoadResult>;
+  /** The map's code, fetched by the first view that shows a map. */
+  loadMap: () => Promise<MapModule>;
+  lifetime: Lifetime;
 }
 
 function hostLanguage(host: HTMLElement): string | null {
@@ -47,10 +55,14 @@ function message(t: Translate, text: string, error: boolean): HTMLElement {
   );
 }
 
-export async function mountFinder({ host, token, endpoints, load }: MountOptions): Promise<void> {
-  const shadow = host.attachShadow({ mode: 'open' });
+export async function mountFinder(options: MountOptions): Promise<void> {
+  const { host, token, load, lifetime } = options;
+  // A container mounted before and unmounted keeps its (emptied) shadow root: a host has one.
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const frame = h('div', { class: 'lf-frame' });
-  shadow.append(h('style', {}, [leafletCss, widgetCss]), frame);
+  const style = h('style', {}, [widgetCss]);
+  shadow.append(style, frame);
+  lifetime.add(() => shadow.replaceChildren());
   const fallbackT = createTranslator(resolveLanguage('auto', hostLanguage(host)));
 
   if (!token) {
@@ -60,6 +72,7 @@ export async function mountFinder({ host, token, endpoints, load }: MountOptions
   frame.replaceChildren(message(fallbackT, fallbackT('loading'), false));
 
   const result = await load(token);
+  if (lifetime.ended) return;
   if (!result.ok) {
     const text =
       result.reason === 'forbidden'
@@ -68,7 +81,7 @@ export async function mountFinder({ host, token, endpoints, load }: MountOptions
     frame.replaceChildren(message(fallbackT, text, true));
     return;
   }
-  createFinderView({ host, frame, payload: result.payload, token, endpoints });
+  createFinderView({ ...options, frame, style, payload: result.payload });
 }
 
 function addressLine(location: FinderLocation): string {
@@ -77,16 +90,19 @@ function addressLine(location: FinderLocation): string {
     .join(', ');
 }
 
-function createFinderView(options: {
-  host: HTMLElement;
-  frame: HTMLElement;
-  payload: FinderPayload;
-  token: string;
-  endpoints: Endpoints;
-}): void {
-  const { host, frame, payload, token, endpoints } = options;
+function createFinderView(
+  options: MountOptions & {
+    frame: HTMLElement;
+    /** The widget's stylesheet in the shadow root: the map's goes before it. */
+    style: HTMLStyleElement;
+    payload: FinderPayload;
+  },
+): void {
+  const { host, frame, style, payload, token, endpoints, loadMap, lifetime } = options;
   const { locations } = payload;
   const settings = parseSettings(payload.settings);
+  // Asked for first, so the file downloads while the list is built.
+  const mapModule = settings.showMap ? loadMap() : null;
   const language = resolveLanguage(settings.language, hostLanguage(host));
   const t = createTranslator(language);
   const direction =
@@ -98,7 +114,7 @@ function createFinderView(options: {
   const primary = ensureContrast(settings.primaryColor);
   const formatDistance = createDistanceFormatter(settings.units, language);
   const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  const tracker: Tracker = createTracker(endpoints.apiUrl, token);
+  const tracker: Tracker = createTracker(endpoints.apiUrl, token, lifetime);
   const hashKey = deepLinkKey(token);
   const idToIndex = new Map(locations.map((location, i) => [location.id, i]));
   const filter = createLocationFilter(locations, payload.advanced_refinements, settings.tagFilterMode);
@@ -140,6 +156,7 @@ function createFinderView(options: {
       const i = results[position];
       if (i !== undefined) select(i, { focusDetails: true, track: true });
     },
+    lifetime,
   });
 
   const search = createSearchBox({
@@ -157,6 +174,7 @@ function createFinderView(options: {
     onClear() {
       setOrigin(null, false);
     },
+    lifetime,
   });
 
   const locate = h('button', { type: 'button', class: 'lf-button' }, [t('useMyLocation')]);
@@ -164,8 +182,10 @@ function createFinderView(options: {
   locate.hidden = !('geolocation' in navigator) || !window.isSecureContext;
   locate.addEventListener('click', () => {
     search.say(t('locating'));
+    // A position request cannot be cancelled: an answer after the view ended is dropped.
     navigator.geolocation.getCurrentPosition(
       (position) => {
+        if (lifetime.ended) return;
         search.setValue('');
         search.say('');
         // The visitor's own position stays out of the URL: links get shared.
@@ -219,16 +239,31 @@ function createFinderView(options: {
   root.style.setProperty('--lf-height', `${settings.height}px`);
   frame.replaceChildren(root);
 
-  const map: MapView | null = mapElement
-    ? createMapView({
-        container: mapElement,
-        locations,
-        settings,
-        t,
-        reducedMotion,
-        onSelect: (i) => select(i, { focusDetails: true, track: true }),
-      })
-    : null;
+  let map: MapView | null = null;
+
+  function showMap(module: MapModule, container: HTMLElement): void {
+    if (lifetime.ended) return;
+    style.before(h('style', {}, [module.MAP_CSS]));
+    map = module.createMapView({
+      container,
+      locations,
+      settings,
+      t,
+      reducedMotion,
+      onSelect: (i) => select(i, { focusDetails: true, track: true }),
+      lifetime,
+    });
+    map.setResults(results);
+    if (origin) map.setOrigin(origin, results);
+    if (selected !== null) map.setSelected(selected);
+  }
+
+  /** The file did not load (or the map could not be made): the list does without it. */
+  function mapUnavailable(error: unknown, container: HTMLElement): void {
+    if (lifetime.ended) return;
+    console.error('[location-finder]', error);
+    container.replaceChildren(h('p', { class: 'lf-map-message', role: 'status' }, [t('mapUnavailable')]));
+  }
 
   function currentState(): ViewState {
     const state: ViewState = {
@@ -338,8 +373,13 @@ function createFinderView(options: {
   if (Object.keys(linked).length > 0) applyLink(linked);
   else update();
   ready = true;
+  if (mapModule && mapElement) {
+    mapModule
+      .then((module) => showMap(module, mapElement))
+      .catch((error: unknown) => mapUnavailable(error, mapElement));
+  }
 
-  window.addEventListener('hashchange', () => {
+  lifetime.listen(window, 'hashchange', () => {
     const linkedNow = readViewState(window.location.hash, hashKey);
     if (writeViewState('', hashKey, linkedNow) !== writeViewState('', hashKey, currentState())) {
       if (selected !== null && linkedNow.location === undefined) closeDetails();

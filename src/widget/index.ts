@@ -1,9 +1,14 @@
 // widget.js: finds every `[data-location-finder]` container on the page (now and later ones
 // too), and mounts a finder in each. The token is the container's own `data-finder`, else
 // the script tag's. Payloads are fetched once per token however many containers show it.
+// A container that leaves the document (a single-page app changing its route) is unmounted:
+// its view's lifetime ends, so nothing of it stays reachable from the page; if it comes back,
+// it is mounted again.
 import { type LoadResult, loadFinder } from './data.ts';
 import { resolveEndpoints } from './endpoints.ts';
 import { mountFinder } from './finder-view.ts';
+import { Lifetime } from './lifetime.ts';
+import { loadMapModule } from './map-loader.ts';
 // Imported last, and by nothing else, so the placeholder the service replaces lands in the last
 // bytes of the build, after everything the build compresses (scripts/build-widget.ts).
 import { SERVED_CDN_URL_PLACEHOLDER } from './served.ts';
@@ -12,8 +17,10 @@ const script =
   (document.currentScript as HTMLScriptElement | null) ??
   document.querySelector<HTMLScriptElement>('script[src*="widget"][data-finder]');
 
+// The map file is read from beside the script, wherever the script came from.
+const scriptUrl = script?.src || window.location.href;
 const endpoints = resolveEndpoints({
-  src: script?.src || window.location.href,
+  src: scriptUrl,
   api: script?.dataset.api,
   cdn: script?.dataset.cdn,
   served: SERVED_CDN_URL_PLACEHOLDER,
@@ -30,19 +37,43 @@ const load = (token: string) => {
   return pending;
 };
 
+const loadMap = () => loadMapModule(scriptUrl);
+
+/** The containers this copy of the script has mounted, each with its view's lifetime. */
+const mounted = new Map<HTMLElement, Lifetime>();
+
 function mountAll(): void {
   for (const host of document.querySelectorAll<HTMLElement>('[data-location-finder]')) {
-    // A shadow root means mounted already (by this script or a second copy of it).
-    if (host.shadowRoot) continue;
+    // A shadow root with content is a mounted view (of this script or a second copy of it);
+    // an empty one was left by an unmount.
+    if (host.shadowRoot && host.shadowRoot.childNodes.length > 0) continue;
     const token = (host.dataset.finder || script?.dataset.finder || '').trim();
-    mountFinder({ host, token, endpoints, load }).catch((error: unknown) => {
+    const lifetime = new Lifetime();
+    mounted.set(host, lifetime);
+    mountFinder({ host, token, endpoints, load, loadMap, lifetime }).catch((error: unknown) => {
       console.error('[location-finder]', error);
     });
+  }
+}
+
+/**
+ * Ends the views whose containers are no longer in the document. Checked when the mutations
+ * are delivered, not per removal record: a container moved within the same task stays mounted.
+ */
+function unmountRemoved(): void {
+  for (const [host, lifetime] of mounted) {
+    if (host.isConnected) continue;
+    mounted.delete(host);
+    lifetime.end();
   }
 }
 
 if (document.readyState === 'loading')
   document.addEventListener('DOMContentLoaded', mountAll, { once: true });
 else mountAll();
-// Pages that render their containers later (single-page apps) get them mounted as they appear.
-new MutationObserver(mountAll).observe(document.documentElement, { childList: true, subtree: true });
+// Pages that render their containers later (single-page apps) get them mounted as they appear,
+// and unmounted as they go.
+new MutationObserver(() => {
+  unmountRemoved();
+  mountAll();
+}).observe(document.documentElement, { childList: true, subtree: true });

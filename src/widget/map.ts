@@ -3,6 +3,11 @@
 // as DOM (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names;
 // a marker's click selects its location, a cluster's zooms to its members. The clusters are
 // drawn in the frame after the list, so a filter change shows its list first.
+//
+// This file is the entry of the second file of the build, the map file (an ES module holding
+// Leaflet and its stylesheet): widget.js imports it only when a finder shows its map
+// (map-loader.ts), so nothing here may be imported by widget.js's own code except as a type.
+
 import {
   divIcon,
   type LatLngBoundsExpression,
@@ -17,13 +22,18 @@ import {
   point,
   tileLayer,
 } from 'leaflet';
+import leafletCss from 'leaflet/dist/leaflet.css';
 import { clusterView, projectLocations } from './clusters.ts';
 import { hasPosition } from './distance.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
+import type { Lifetime } from './lifetime.ts';
 import { MAP_RENDERED_MARK } from './marks.ts';
 import type { WidgetSettings } from './settings.ts';
 import type { FinderLocation, LatLng, Origin } from './types.ts';
+
+/** Leaflet's stylesheet, for the shadow root the map is drawn in (before the widget's own). */
+export const MAP_CSS: string = leafletCss;
 
 export interface MapView {
   /** The locations to show (indexes into the payload's locations). */
@@ -41,6 +51,8 @@ export interface MapViewOptions {
   t: Translate;
   reducedMotion: boolean;
   onSelect(index: number): void;
+  /** The view's: the map, its observer and its pending frame end with it. */
+  lifetime: Lifetime;
 }
 
 // Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
@@ -93,7 +105,7 @@ function boundsOf(points: LatLng[]): LatLngBoundsExpression | undefined {
 }
 
 export function createMapView(options: MapViewOptions): MapView {
-  const { container, locations, settings, t, reducedMotion, onSelect } = options;
+  const { container, locations, settings, t, reducedMotion, onSelect, lifetime } = options;
   const animate = !reducedMotion;
   const map: LeafletMap = leafletMap(container, {
     zoomAnimation: animate,
@@ -105,6 +117,8 @@ export function createMapView(options: MapViewOptions): MapView {
     // follows the container itself, which is what matters in a host page.
     trackResize: false,
   });
+  // Leaflet's own teardown: its layers, handlers, listeners and animation frames.
+  lifetime.add(() => map.remove());
   map.attributionControl.setPrefix(
     '<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>',
   );
@@ -118,6 +132,7 @@ export function createMapView(options: MapViewOptions): MapView {
   let hasView = false;
   let pending = 0;
   let drawn = false;
+  lifetime.add(() => cancelAnimationFrame(pending));
 
   const pointIcon = (i: number) => {
     const location = locations[i] as FinderLocation;
@@ -189,7 +204,9 @@ export function createMapView(options: MapViewOptions): MapView {
 
   map.on('moveend', render);
   // The container changes size with the layout (narrow containers stack list and map).
-  new ResizeObserver(() => map.invalidateSize({ pan: false })).observe(container);
+  const resizes = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+  resizes.observe(container);
+  lifetime.add(() => resizes.disconnect());
 
   const frame = (target: LatLngBoundsExpression | undefined) => {
     if (target) map.fitBounds(target, { ...FIT_OPTIONS, animate });

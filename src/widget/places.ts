@@ -22,7 +22,7 @@ export class PlaceSearchError extends Error {
 
 export interface PlaceSearch {
   suggest(query: string, signal: AbortSignal): Promise<{ suggestions: Suggestion[]; provider: string }>;
-  resolve(suggestion: Suggestion, provider: string): Promise<Place>;
+  resolve(suggestion: Suggestion, provider: string, signal: AbortSignal): Promise<Place>;
 }
 
 async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
@@ -71,9 +71,11 @@ export function createPlaceSearch(options: {
       return { suggestions, provider: typeof body?.provider === 'string' ? body.provider : '' };
     },
 
-    async resolve(suggestion, provider) {
+    async resolve(suggestion, provider, signal) {
       const params = new URLSearchParams({ place_id: suggestion.place_id, provider, finder_key: token });
-      const body = (await getJson(`${apiUrl}/mapping/places?${params}`)) as Partial<Place> | undefined;
+      const body = (await getJson(`${apiUrl}/mapping/places?${params}`, signal)) as
+        | Partial<Place>
+        | undefined;
       const lat = Number(body?.lat);
       const lng = Number(body?.lng);
       if (!Number.isFinite(lat) || !Number.isFinite(lng)) throw new PlaceSearchError('not_found');

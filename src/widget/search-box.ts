@@ -4,6 +4,7 @@
 // active one (or the first), Escape closes the list and, pressed again, clears the search.
 import { h, uniqueId } from './dom.ts';
 import type { MessageKey, Translate } from './i18n.ts';
+import type { Lifetime } from './lifetime.ts';
 import { type Place, type PlaceSearch, PlaceSearchError, type Suggestion } from './places.ts';
 
 const DEBOUNCE_MS = 250;
@@ -21,6 +22,8 @@ export interface SearchBoxOptions {
   places: PlaceSearch;
   onPlace(place: Place, query: string): void;
   onClear(): void;
+  /** The view's: a pending pause or request ends with it, and nothing answers after. */
+  lifetime: Lifetime;
 }
 
 const FAILURE_MESSAGES: Record<PlaceSearchError['kind'], MessageKey> = {
@@ -30,7 +33,7 @@ const FAILURE_MESSAGES: Record<PlaceSearchError['kind'], MessageKey> = {
   forbidden: 'forbidden',
 };
 
-export function createSearchBox({ t, places, onPlace, onClear }: SearchBoxOptions): SearchBox {
+export function createSearchBox({ t, places, onPlace, onClear, lifetime }: SearchBoxOptions): SearchBox {
   const inputId = uniqueId('search');
   const listId = uniqueId('suggestions');
   const messageId = uniqueId('search-message');
@@ -69,6 +72,10 @@ export function createSearchBox({ t, places, onPlace, onClear }: SearchBoxOption
   let active = -1;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pending: AbortController | undefined;
+  lifetime.add(() => {
+    clearTimeout(timer);
+    pending?.abort();
+  });
 
   const say = (text: string) => {
     message.textContent = text;
@@ -142,7 +149,8 @@ export function createSearchBox({ t, places, onPlace, onClear }: SearchBoxOption
     clear.hidden = false;
     close();
     say(t('searching'));
-    places.resolve(suggestion, provider).then((place) => {
+    places.resolve(suggestion, provider, lifetime.signal).then((place) => {
+      if (lifetime.ended) return;
       say('');
       onPlace(place, suggestion.description);
     }, fail);

@@ -4,6 +4,7 @@
 // each row its place) and is one tab stop: arrows, Home, End, PageUp and PageDown move between
 // rows (roving tabindex).
 import { h } from './dom.ts';
+import type { Lifetime } from './lifetime.ts';
 
 export interface VirtualListOptions {
   label: string;
@@ -11,6 +12,8 @@ export interface VirtualListOptions {
   /** Fills the row's button for the item at `index` (rows are reused, so set everything). */
   renderRow(index: number, button: HTMLButtonElement): void;
   onActivate(index: number): void;
+  /** The view's: a scroll's pending frame is cancelled when it ends. */
+  lifetime: Lifetime;
 }
 
 const OVERSCAN = 4;
@@ -26,6 +29,7 @@ export class VirtualList {
   constructor(private readonly options: VirtualListOptions) {
     this.list = h('ul', { class: 'lf-list', 'aria-label': options.label });
     this.element = h('div', { class: 'lf-list-scroll' }, [this.list]);
+    options.lifetime.add(() => cancelAnimationFrame(this.frame));
     this.element.addEventListener('scroll', () => {
       cancelAnimationFrame(this.frame);
       this.frame = requestAnimationFrame(() => this.renderWindow(false));

@@ -253,7 +253,7 @@ describe('languages and direction', () => {
 });
 
 describe('the demo page of npm run demo', () => {
-  it('renders the widget under the page’s own Content-Security-Policy, with nothing blocked', async () => {
+  it('renders the widget and its map under the page’s own Content-Security-Policy, with nothing blocked', async () => {
     const opened = await openPage(stage.browser);
     const problems: string[] = [];
     opened.page.on('console', (message) => {
@@ -268,6 +268,9 @@ describe('the demo page of npm run demo', () => {
       await opened.page.getByRole('region', { name: 'Store locator: Our stores' }).waitFor();
       await opened.page.locator('.lf-row').first().waitFor();
       expect(await opened.page.locator('.lf-row').count()).toBeGreaterThan(0);
+      // The map file is a module script from the service, as widget.js is: script-src 'self'.
+      await opened.page.locator('.lf-marker, .lf-cluster').first().waitFor();
+      await opened.page.locator('img.leaflet-tile-loaded').first().waitFor();
       // Only a screenshot: axe is injected as an inline script, which this page's CSP refuses
       // (rightly); the widget's states are scanned on the host pages above.
       await screenshot(opened.page, 'demo-page');

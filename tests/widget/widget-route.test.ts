@@ -2,13 +2,14 @@
 // the staleness check of `npm start`, and GET /widget.js (br, gzip or identity by
 // Accept-Encoding from the build's files, an ETag per representation from the served bytes, 304
 // on If-None-Match, cache and content headers, the service's CDN_URL written in, CORS open),
-// both on its own and in the app (there also through Node's fetch and curl, which decode it).
+// both on its own and in the app (there also through Node's fetch and curl, which decode it);
+// and the map file beside it (Leaflet: in it, not in widget.js) and GET /widget-map.{hash}.js.
 import { execFile } from 'node:child_process';
-import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,11 @@ import {
   widgetSourceFiles,
 } from '../../scripts/build-widget.ts';
 import { contentHash, type WidgetManifest } from '../../src/modules/widget/widget.bundle.ts';
-import { WIDGET_CACHE_CONTROL, widgetRoutes } from '../../src/modules/widget/widget.routes.ts';
+import {
+  WIDGET_CACHE_CONTROL,
+  WIDGET_MAP_CACHE_CONTROL,
+  widgetRoutes,
+} from '../../src/modules/widget/widget.routes.ts';
 import { registerErrorHandling } from '../../src/plugins/error-handler.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../../src/widget/served.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
@@ -55,11 +60,65 @@ describe('the widget build', () => {
       bytes: Buffer.byteLength(code),
     });
     expect(manifest.gzip_bytes).toBeLessThan(manifest.bytes / 2);
-    // One IIFE, no module syntax, Leaflet's license kept.
+    // One IIFE, no module syntax, and none of Leaflet: the map file holds it.
     expect(code).toMatch(/^"use strict";\(\(\)=>\{/);
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
-    expect(code).toContain('Leaflet 1.9.4');
+    expect(
+      ['Leaflet 1.9.4', 'leafletjs.com', '.leaflet-pane{'].filter((text) => code.includes(text)),
+    ).toEqual([]);
     expect(code.split('\n').length).toBeLessThan(20);
+    // It imports the map file of its own build, by a URL read against its own.
+    expect(code).toContain(JSON.stringify(manifest.map.file));
+    expect(code).toMatch(/import\(new URL\(/);
+  });
+
+  it('writes the map file beside it: an ES module with Leaflet and its CSS, named by its hash, compressed whole', async () => {
+    const { map } = manifest;
+    expect(map.file).toBe(`widget-map.${map.hash}.js`);
+    const code = await readFile(path.join(dir, map.file));
+    expect(map).toEqual({
+      file: map.file,
+      hash: contentHash(code),
+      bytes: code.length,
+      precompressed: {
+        gzip: { file: `${map.file}.gz`, bytes: expect.any(Number) },
+        br: { file: `${map.file}.br`, bytes: expect.any(Number) },
+      },
+    });
+    const text = code.toString();
+    expect(text).toContain('Leaflet 1.9.4');
+    expect(text).toContain('.leaflet-pane{');
+    expect(text).toMatch(
+      /export\{[^}]*\bas (MAP_CSS|createMapView)\b[^}]*\bas (MAP_CSS|createMapView)\b[^}]*\};/,
+    );
+    const gz = await readFile(path.join(dir, `${map.file}.gz`));
+    const br = await readFile(path.join(dir, `${map.file}.br`));
+    expect(gunzipSync(gz).equals(code)).toBe(true);
+    expect(brotliDecompressSync(br).equals(code)).toBe(true);
+    expect([gz.length, br.length]).toEqual([map.precompressed.gzip.bytes, map.precompressed.br.bytes]);
+    expect(br.length).toBeLessThan(gz.length * 0.9);
+    // The map file is most of the code: a page without the map is spared it.
+    expect(manifest.bytes).toBeLessThan(map.bytes / 2);
+  });
+
+  it('removes map files of earlier builds from the folder, and nothing else', async () => {
+    const other = tempDir('widget-old-map-');
+    const stale = ['widget-map.0123456789abcdef.js', 'widget-map.0123456789abcdef.js.br'];
+    for (const file of [...stale, 'widget-map.notes.txt']) await writeFile(path.join(other, file), 'old');
+    const built = await buildWidget(other);
+    const files = (await readdir(other)).sort();
+    expect(files).toEqual(
+      [
+        'manifest.json',
+        'widget-map.notes.txt',
+        'widget.js',
+        'widget.js.br',
+        'widget.js.gz',
+        built.map.file,
+        `${built.map.file}.br`,
+        `${built.map.file}.gz`,
+      ].sort(),
+    );
   });
 
   it('writes widget.js.gz and widget.js.br holding the same script, the CDN placeholder in the stored tail', async () => {
@@ -73,8 +132,7 @@ describe('the widget build', () => {
       br: { file: 'widget.js.br', bytes: br.length, head_bytes: expect.any(Number) },
     });
     expect(manifest.gzip_bytes).toBe(gz.length);
-    // Brotli at quality 11 beats gzip -9 by more than a tenth.
-    expect(br.length).toBeLessThan(gz.length * 0.9);
+    expect(br.length).toBeLessThan(gz.length);
     // The placeholder starts the tail, a few hundred bytes before the end.
     expect(code.subarray(manifest.tail_offset).toString()).toMatch(/^"__LF_SERVED_CDN_URL__"/);
     expect(code.length - manifest.tail_offset).toBeLessThan(4096);
@@ -90,12 +148,18 @@ describe('the widget build', () => {
     expect(await ensureWidgetBuilt(other)).toBe('built');
     await rm(path.join(other, 'widget.js'));
     expect(await ensureWidgetBuilt(other)).toBe('built');
+    // A manifest without its map file (or without one at all, from an older build): built.
+    const { map } = JSON.parse(await readFile(path.join(other, 'manifest.json'), 'utf8')) as WidgetManifest;
+    await rm(path.join(other, map.file));
+    expect(await ensureWidgetBuilt(other)).toBe('built');
+    expect(await ensureWidgetBuilt(other)).toBe('fresh');
   });
 
   it('watches every file of the project the bundle reads, those it shares with the service too', async () => {
     const bundled = await bundledSourceFiles();
     expect(bundled).toContain(path.resolve('src/lib/origin-rules.ts'));
     expect(bundled).toContain(path.resolve('src/widget/index.ts'));
+    expect(bundled).toContain(path.resolve('src/widget/map.ts'));
     const watched = new Set(await widgetSourceFiles());
     expect(bundled.filter((file) => !watched.has(file))).toEqual([]);
   });
@@ -177,7 +241,7 @@ describe('the widget build', () => {
         expect(
           response.rawPayload.subarray(0, head_bytes).equals(files[coding].subarray(0, head_bytes)),
         ).toBe(true);
-        expect(response.rawPayload.length, header).toBeLessThan(identity.rawPayload.length / 3);
+        expect(response.rawPayload.length, header).toBeLessThan(identity.rawPayload.length / 2.5);
       }
       for (const header of [
         'identity',
@@ -306,7 +370,153 @@ describe('the widget build', () => {
       }
     });
   });
+
+  describe('GET /widget-map.{hash}.js', () => {
+    let app: FastifyInstance;
+    let url: string;
+
+    beforeAll(async () => {
+      app = await serve(dir);
+      url = `/${manifest.map.file}`;
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('sends the build’s map file, br or gzip by Accept-Encoding from its compressed files, cached for good', async () => {
+      const built = await readFile(path.join(dir, manifest.map.file));
+      const files = {
+        gzip: await readFile(path.join(dir, `${manifest.map.file}.gz`)),
+        br: await readFile(path.join(dir, `${manifest.map.file}.br`)),
+      };
+      for (const [header, coding] of [
+        [undefined, 'identity'],
+        ['identity', 'identity'],
+        ['gzip, deflate, br', 'br'],
+        ['br;q=0.5, gzip', 'gzip'],
+        ['gzip', 'gzip'],
+      ] as const) {
+        const response = await app.inject({
+          method: 'GET',
+          url,
+          headers: header ? { 'accept-encoding': header } : {},
+        });
+        expect(response.statusCode, header).toBe(200);
+        expect(response.headers['content-type'], header).toBe('application/javascript; charset=utf-8');
+        expect(response.headers['cache-control'], header).toBe(WIDGET_MAP_CACHE_CONTROL);
+        expect(response.headers['cache-control'], header).toBe('public, max-age=31536000, immutable');
+        expect(response.headers['cross-origin-resource-policy'], header).toBe('cross-origin');
+        expect(response.headers['x-content-type-options'], header).toBe('nosniff');
+        expect(response.headers.vary, header).toBe('Accept-Encoding');
+        expect(response.headers['content-encoding'], header).toBe(coding === 'identity' ? undefined : coding);
+        expect(response.headers.etag, header).toBe(
+          coding === 'identity' ? `"${manifest.map.hash}"` : `"${manifest.map.hash}-${coding}"`,
+        );
+        expect(Number(response.headers['content-length']), header).toBe(response.rawPayload.length);
+        // As built: nothing is compressed to answer.
+        expect(response.rawPayload.equals(coding === 'identity' ? built : files[coding]), header).toBe(true);
+      }
+    });
+
+    it('answers 304 to If-None-Match and HEAD without a body', async () => {
+      const tag = `"${manifest.map.hash}-br"`;
+      const revalidated = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': 'br', 'if-none-match': tag },
+      });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.body).toBe('');
+      expect(revalidated.headers.etag).toBe(tag);
+      const head = await app.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(head.statusCode).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['content-encoding']).toBe('gzip');
+      expect(Number(head.headers['content-length'])).toBe(manifest.map.precompressed.gzip.bytes);
+    });
+
+    it('answers 404 to any other hash, and says so when the widget is not built', async () => {
+      for (const other of ['0123456789abcdef', manifest.hash, 'x', '']) {
+        const response = await app.inject({ method: 'GET', url: `/widget-map.${other}.js` });
+        expect(response.statusCode, other).toBe(404);
+        expect(response.json(), other).toEqual({
+          message: 'No map file of the current widget build has this hash.',
+          code: 'not_found',
+        });
+      }
+      const empty = await serve(tempDir('widget-map-empty-'));
+      try {
+        const response = await empty.inject({ method: 'GET', url });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({
+          message: 'The widget is not built yet: run `npm run build`.',
+          code: 'not_found',
+        });
+      } finally {
+        await empty.close();
+      }
+    });
+
+    it('serves a new build’s map file without a restart, and no longer the old one', async () => {
+      const rebuilt = tempDir('widget-map-rebuilt-');
+      const first = await serve(rebuilt);
+      try {
+        const before = await buildWidget(rebuilt);
+        expect((await first.inject({ method: 'GET', url: `/${before.map.file}` })).statusCode).toBe(200);
+        // Another build's map: a new name in the manifest, its own compressed files.
+        const changed = Buffer.from(`${await readFile(path.join(rebuilt, before.map.file), 'utf8')}\n`);
+        const hash = contentHash(changed);
+        const file = `widget-map.${hash}.js`;
+        await writeFile(path.join(rebuilt, file), changed);
+        await writeFile(path.join(rebuilt, `${file}.gz`), gzipSync(changed));
+        await writeFile(path.join(rebuilt, `${file}.br`), brotliCompressSync(changed));
+        const precompressed = {
+          gzip: { file: `${file}.gz`, bytes: 0 },
+          br: { file: `${file}.br`, bytes: 0 },
+        };
+        await rewriteManifest(rebuilt, {
+          ...before,
+          map: { file, hash, bytes: changed.length, precompressed },
+        });
+        const response = await first.inject({
+          method: 'GET',
+          url: `/${file}`,
+          headers: { 'accept-encoding': 'br' },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-encoding']).toBe('br');
+        expect(brotliDecompressSync(response.rawPayload).equals(changed)).toBe(true);
+        expect((await first.inject({ method: 'GET', url: `/${before.map.file}` })).statusCode).toBe(404);
+
+        // Edited by hand since: its compressed files no longer belong to it, so it goes as it is.
+        await writeFile(path.join(rebuilt, file), Buffer.concat([changed, Buffer.from('// edited\n')]));
+        await rewriteManifest(
+          rebuilt,
+          JSON.parse(await readFile(path.join(rebuilt, 'manifest.json'), 'utf8')),
+        );
+        const edited = await first.inject({
+          method: 'GET',
+          url: `/${file}`,
+          headers: { 'accept-encoding': 'br' },
+        });
+        expect(edited.statusCode).toBe(200);
+        expect(edited.headers['content-encoding']).toBeUndefined();
+        expect(edited.body.endsWith('// edited\n')).toBe(true);
+      } finally {
+        await first.close();
+      }
+    });
+  });
 });
+
+/** Writes the manifest with a later mtime, as a build does: the service reads the build again. */
+async function rewriteManifest(dir: string, manifest: WidgetManifest): Promise<void> {
+  const file = path.join(dir, 'manifest.json');
+  const before = (await stat(file)).mtimeMs;
+  await writeFile(file, JSON.stringify(manifest));
+  const later = new Date(before + 5000);
+  await utimes(file, later, later);
+}
 
 describe('GET /widget.js in the app', () => {
   let context: TestContext;
@@ -331,6 +541,19 @@ describe('GET /widget.js in the app', () => {
     expect(response.body).toContain(JSON.stringify(CDN_URL));
     expect(response.headers.vary).toBe('Origin, Accept-Encoding');
     expect((await context.app.inject({ method: 'GET', url: '/api/widget.js' })).statusCode).toBe(404);
+  });
+
+  it('serves the map file outside /api with CORS open to any origin (module scripts need it)', async () => {
+    const manifest = JSON.parse(await readFile(path.join('dist', 'widget', 'manifest.json'), 'utf8'));
+    const response = await context.app.inject({
+      method: 'GET',
+      url: `/${(manifest as WidgetManifest).map.file}`,
+      headers: { origin: 'https://customer.example', 'accept-encoding': 'br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('https://customer.example');
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toBe('Origin, Accept-Encoding');
   });
 
   it("is decoded by Node's fetch and by curl, br and gzip alike", async () => {

@@ -1,8 +1,8 @@
 // The built widget as the API serves it: dist/widget/widget.js (from scripts/build-widget.ts)
 // with the service's CDN_URL written in (src/widget/served.ts), its gzip and br forms made from
 // the build's precompressed files with that same tail stored (widget.precompressed.ts), and a
-// tag from a hash of the served bytes. Re-read when the manifest changes, so a rebuild needs no
-// restart.
+// tag from a hash of the served bytes; and the map file widget.js imports when a finder shows
+// its map, served as built. Re-read when the manifest changes, so a rebuild needs no restart.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -25,9 +25,20 @@ export interface WidgetManifest {
   head_hash: string;
   /** `{file}.gz` and `{file}.br`: the first `head_bytes` compress the head, the tail follows stored. */
   precompressed: Record<PrecompressedCoding, { file: string; bytes: number; head_bytes: number }>;
+  /** The map file (mapFileName of its hash), `{file}.gz` and `{file}.br` compressed whole. */
+  map: {
+    file: string;
+    hash: string;
+    bytes: number;
+    precompressed: Record<PrecompressedCoding, { file: string; bytes: number }>;
+  };
 }
 
 export const MANIFEST_FILE = 'manifest.json';
+
+/** The map file's name: its contentHash in it, so it can be cached for good. */
+export const mapFileName = (hash: string) => `widget-map.${hash}.js`;
+export const MAP_FILE_PATTERN = /^widget-map\.[0-9a-f]{16}\.js$/;
 
 /** The folder holding package.json, found from this file (it runs from src/ or dist/src/). */
 function findProjectRoot(): string {
@@ -48,6 +59,11 @@ export const contentHash = (content: string | Buffer) =>
 
 export interface ServedWidget extends EncodedBody {
   /** contentHash of the served (identity) bytes: the ETags' base. */
+  tag: string;
+}
+
+export interface ServedMapFile extends EncodedBody {
+  /** contentHash of its bytes, the one in its name: the ETags' base too. */
   tag: string;
 }
 
@@ -76,32 +92,78 @@ async function precompressedForms(
   return forms;
 }
 
-/** `read()` gives the current bundle, or undefined while none is built. */
+async function readWidget(dir: string, manifest: WidgetManifest, cdnUrl: string): Promise<ServedWidget> {
+  const built = await readFile(path.join(dir, manifest.file));
+  // The placeholder sits in the tail, so the head's bytes are served as built.
+  const tailOffset = manifest.tail_offset ?? 0;
+  const tail = built.subarray(tailOffset).toString('utf8');
+  const body = Buffer.concat([
+    built.subarray(0, tailOffset),
+    Buffer.from(tail.replaceAll(JSON.stringify(SERVED_CDN_URL_PLACEHOLDER), JSON.stringify(cdnUrl))),
+  ]);
+  return {
+    identity: body,
+    ...(await precompressedForms(dir, manifest, built, body)),
+    tag: contentHash(body),
+  };
+}
+
+/**
+ * The map file the manifest names, or undefined when it has none (a build from before the
+ * map was a file of its own) or the file is missing. Its compressed forms go with it only
+ * while it is the file they were made from (its hash).
+ */
+async function readMapFile(dir: string, manifest: WidgetManifest): Promise<ServedMapFile | undefined> {
+  if (!manifest.map) return undefined;
+  const identity = await readFile(path.join(dir, manifest.map.file)).catch(() => undefined);
+  if (!identity) return undefined;
+  const tag = contentHash(identity);
+  const forms: Partial<Record<PrecompressedCoding, Buffer>> = {};
+  if (tag === manifest.map.hash) {
+    for (const [coding, { file }] of Object.entries(manifest.map.precompressed) as [
+      PrecompressedCoding,
+      { file: string },
+    ][]) {
+      const compressed = await readFile(path.join(dir, file)).catch(() => undefined);
+      if (compressed) forms[coding] = compressed;
+    }
+  }
+  return { identity, ...forms, tag };
+}
+
+interface ServedBuild {
+  widget: ServedWidget;
+  /** The map file's hash (in its name) and its bytes. */
+  map?: { hash: string; file: ServedMapFile };
+}
+
+/**
+ * `read()` gives the current widget.js, `readMap(hash)` the map file when `hash` is the current
+ * build's; each undefined while none is built.
+ */
 export function createWidgetBundle(dir: string, cdnUrl: string) {
-  let cached: { mtimeMs: number; widget: ServedWidget } | undefined;
+  let cached: { mtimeMs: number; build: ServedBuild } | undefined;
+
+  async function load(): Promise<ServedBuild | undefined> {
+    const manifestPath = path.join(dir, MANIFEST_FILE);
+    const info = await stat(manifestPath).catch(() => undefined);
+    if (!info) return undefined;
+    if (cached?.mtimeMs === info.mtimeMs) return cached.build;
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as WidgetManifest;
+    const widget = await readWidget(dir, manifest, cdnUrl);
+    const map = await readMapFile(dir, manifest);
+    const build: ServedBuild = { widget, map: map && { hash: manifest.map.hash, file: map } };
+    cached = { mtimeMs: info.mtimeMs, build };
+    return build;
+  }
 
   return {
     async read(): Promise<ServedWidget | undefined> {
-      const manifestPath = path.join(dir, MANIFEST_FILE);
-      const info = await stat(manifestPath).catch(() => undefined);
-      if (!info) return undefined;
-      if (cached?.mtimeMs === info.mtimeMs) return cached.widget;
-      const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as WidgetManifest;
-      const built = await readFile(path.join(dir, manifest.file));
-      // The placeholder sits in the tail, so the head's bytes are served as built.
-      const tailOffset = manifest.tail_offset ?? 0;
-      const tail = built.subarray(tailOffset).toString('utf8');
-      const body = Buffer.concat([
-        built.subarray(0, tailOffset),
-        Buffer.from(tail.replaceAll(JSON.stringify(SERVED_CDN_URL_PLACEHOLDER), JSON.stringify(cdnUrl))),
-      ]);
-      const widget = {
-        identity: body,
-        ...(await precompressedForms(dir, manifest, built, body)),
-        tag: contentHash(body),
-      };
-      cached = { mtimeMs: info.mtimeMs, widget };
-      return widget;
+      return (await load())?.widget;
+    },
+    async readMap(hash: string): Promise<ServedMapFile | undefined> {
+      const map = (await load())?.map;
+      return map?.hash === hash ? map.file : undefined;
     },
   };
 }

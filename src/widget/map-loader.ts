@@ -1,0 +1,21 @@
+// The map's code (map.ts, Leaflet and Leaflet's stylesheet) is not in widget.js: it is the map
+// file built beside it, fetched the first time a view on the page shows a map, so finders
+// with show_map false never download it. It is an ES module imported by URL from wherever
+// widget.js itself came from (the script's own src: the service, or a CDN in front of it), so
+// a page's CSP that admits the script by its origin admits this file too; module scripts are
+// fetched with CORS, which the service answers for any origin. Its name carries its content
+// hash: it is cached for good, and widget.js asks for the one of its own build.
+import { builtMapFile } from './built.ts';
+
+export type MapModule = typeof import('./map.ts');
+
+let loading: Promise<MapModule> | undefined;
+
+/**
+ * The map module, imported once per page however many views show a map. A failed import
+ * stays failed for the page (browsers keep a module's failure in their module map).
+ */
+export function loadMapModule(scriptUrl: string): Promise<MapModule> {
+  loading ??= import(new URL(builtMapFile(), scriptUrl).href) as Promise<MapModule>;
+  return loading;
+}
