@@ -6,7 +6,7 @@
 // per build), and manifest.json holds their hashes and sizes for GET /widget.js and GET
 // /widget-map.{hash}.js. widget.js's compressed files hold everything before the CDN
 // placeholder compressed and the rest stored, so the service can write its CDN_URL in without
-// compressing again (src/modules/widget/widget.precompressed.ts). `npm run build` runs it;
+// compressing again (src/modules/widget-assets/widget-assets.precompressed.ts). `npm run build` runs it;
 // `npm start` rebuilds when the build is missing or older than its sources. Run directly:
 // `tsx scripts/build-widget.ts`.
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -23,12 +23,12 @@ import {
   projectRoot,
   type WidgetManifest,
   widgetDistDir,
-} from '../src/modules/widget/widget.bundle.ts';
+} from '../src/modules/widget-assets/widget-assets.bundle.ts';
 import {
   compressHead,
   type PrecompressedCoding,
   withStoredTail,
-} from '../src/modules/widget/widget.precompressed.ts';
+} from '../src/modules/widget-assets/widget-assets.precompressed.ts';
 import { MAP_FILE_DEFINE } from '../src/widget/built.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 

@@ -14,7 +14,7 @@ import { authPlugin } from './modules/auth/auth.plugin.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
 import { createDemoRepository } from './modules/demo/demo.repository.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
-import { widgetRoutes } from './modules/widget/widget.routes.ts';
+import { widgetRoutes } from './modules/widget-assets/widget-assets.routes.ts';
 import { registerNamedSchemas } from './openapi.components.ts';
 import {
   createClientErrorHandler,

@@ -1,5 +1,5 @@
 // src/lib/content-coding.ts (which coding an Accept-Encoding header picks) and
-// src/modules/widget/widget.precompressed.ts (a compressed head with a stored tail, which the
+// src/modules/widget-assets/widget-assets.precompressed.ts (a compressed head with a stored tail, which the
 // service appends to what the build compressed): standard decoders read the result.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import {
   compressionOptions,
   LARGE_BODY_BYTES,
 } from '../src/lib/content-coding.ts';
-import { compressHead, withStoredTail } from '../src/modules/widget/widget.precompressed.ts';
+import { compressHead, withStoredTail } from '../src/modules/widget-assets/widget-assets.precompressed.ts';
 import { tempDir } from './helpers/temp.ts';
 
 describe('chooseContentCoding', () => {

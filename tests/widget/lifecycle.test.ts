@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WidgetManifest } from '../../src/modules/widget/widget.bundle.ts';
+import type { WidgetManifest } from '../../src/modules/widget-assets/widget-assets.bundle.ts';
 import { deepLinkKey } from '../../src/widget/deep-link.ts';
 import { LIST_RENDERED_MARK, READY_EVENT } from '../../src/widget/marks.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';

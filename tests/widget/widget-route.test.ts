@@ -19,12 +19,12 @@ import {
   ensureWidgetBuilt,
   widgetSourceFiles,
 } from '../../scripts/build-widget.ts';
-import { contentHash, type WidgetManifest } from '../../src/modules/widget/widget.bundle.ts';
+import { contentHash, type WidgetManifest } from '../../src/modules/widget-assets/widget-assets.bundle.ts';
 import {
   WIDGET_CACHE_CONTROL,
   WIDGET_MAP_CACHE_CONTROL,
   widgetRoutes,
-} from '../../src/modules/widget/widget.routes.ts';
+} from '../../src/modules/widget-assets/widget-assets.routes.ts';
 import { registerErrorHandling } from '../../src/plugins/error-handler.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../../src/widget/served.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';

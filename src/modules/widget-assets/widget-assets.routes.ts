@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { sendEncoded } from '../../lib/content-coding.ts';
 import { createNotFoundError } from '../../lib/errors.ts';
 import { binaryBodySchema } from '../../lib/schemas.ts';
-import { createWidgetBundle, widgetDistDir } from './widget.bundle.ts';
+import { createWidgetBundle, widgetDistDir } from './widget-assets.bundle.ts';
 
 export interface WidgetRoutesOptions {
   /** The service's public CDN base, written into the script for the widget to read from. */

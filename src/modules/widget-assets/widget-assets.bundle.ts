@@ -1,6 +1,6 @@
 // The built widget as the API serves it: dist/widget/widget.js (from scripts/build-widget.ts)
 // with the service's CDN_URL written in (src/widget/served.ts), its gzip and br forms made from
-// the build's precompressed files with that same tail stored (widget.precompressed.ts), and a
+// the build's precompressed files with that same tail stored (widget-assets.precompressed.ts), and a
 // tag from a hash of the served bytes; and the map file widget.js imports when a finder shows
 // its map, served as built. Re-read when the manifest changes, so a rebuild needs no restart.
 import { createHash } from 'node:crypto';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EncodedBody } from '../../lib/content-coding.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../../widget/served.ts';
-import { type PrecompressedCoding, withStoredTail } from './widget.precompressed.ts';
+import { type PrecompressedCoding, withStoredTail } from './widget-assets.precompressed.ts';
 
 export interface WidgetManifest {
   file: string;
