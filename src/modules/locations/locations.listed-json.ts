@@ -15,17 +15,13 @@
 // (drizzle/0004_listed_json.sql). float8's text form depends on extra_float_digits, which the
 // service never changes (PostgreSQL's default writes the shortest exact digits).
 import { type SQL, sql } from 'drizzle-orm';
+import { MARK } from './locations.json-walker.ts';
 
 /**
- * Around a value PostgreSQL may write differently from JSON.stringify, in a list's text: a
- * float8 outside the range where both write plain decimals, or a custom-field object (jsonb
- * writes `{"a": 1.50}` where JavaScript writes `{"a":1.5}`, and orders integer keys last).
- * JavaScript writes these values again (locations.repository.ts listedPart). A raw U+0001
- * occurs nowhere else: to_json and jsonb escape control characters in strings.
+ * MARK (locations.json-walker.ts) as a PostgreSQL literal: around the values a list's reader
+ * writes again as JavaScript writes them.
  */
-export const MARK = 0x01;
-/** MARK as a PostgreSQL literal. */
-export const MARK_LITERAL = `E'\\x01'`;
+export const MARK_LITERAL = `E'\\x${MARK.toString(16).padStart(2, '0')}'`;
 
 /**
  * A text column as a JSON value: a string literal, or null. to_json escapes only quotes,
