@@ -11,7 +11,7 @@
 // same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's in
 // the order of a location in the API's lists (id, title to image_url, then custom_fields,
 // sets, tags), which lets the build join the text PostgreSQL keeps for lists.
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import {
   type Database,
   type Executor,
@@ -22,6 +22,7 @@ import {
 } from '../../db/client.ts';
 import { unmarkedJson } from '../locations/locations.listed-json.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { shownLocations } from './finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
 
 export interface PayloadDependencies {
@@ -91,29 +92,10 @@ interface Slice {
   setIds: number[];
 }
 
-/**
- * Locations (docs/api.md, Widget payload): the finder's own (in their sort_order, first), its
- * backing map's direct ones and those of the map's sets, each once; then by id. Tags and sets of
- * the payload are those its locations carry; custom field definitions are the finder's workspace's,
- * in sort_order. A location's custom values are those named by a definition of its own workspace
- * (orphaned values stay hidden, as in the location output).
- * Each location of a finder once, with `pos`, its sort_order when it is one of the finder's
- * own (null otherwise).
- */
-const reachedLocations = (finderId: SQL, mapId: SQL) => sql`
-  select location_id, min(pos) as pos from (
-    select fl.location_id, fl.sort_order as pos from finder_locations fl where fl.finder_id = ${finderId}
-    union all
-    select ml.location_id, null from map_locations ml where ml.map_id = ${mapId}
-    union all
-    select ls.location_id, null from location_sets ls
-      join map_sets ms on ms.set_id = ls.set_id where ms.map_id = ${mapId}
-  ) u group by location_id`;
-
 /** What a payload reads from, without building it: the cache's keys before a first build. */
 const dependenciesStatement = (token: string) => sql`
 with f as (select id, workspace_id, map_id from finders where token = ${token}),
-ids as (${reachedLocations(sql`(select id from f)`, sql`(select map_id from f)`)})
+ids as (${shownLocations(sql`(select id from f)`, sql`(select map_id from f)`)})
 select f.id as finder_id, f.workspace_id, f.map_id,
   (select array_agg(distinct l.workspace_id) from locations l join ids on ids.location_id = l.id)
     as location_workspace_ids
@@ -149,7 +131,7 @@ from finders f where f.token = ${token}`;
  */
 export const locationIdsStatement = (finderId: number, mapId: number | null) => sql`
 select string_agg(location_id::text, ',' order by pos nulls last, location_id) as location_ids
-from (${reachedLocations(sql`${finderId}::int`, sql`${mapId}::int`)}) ids`;
+from (${shownLocations(finderId, mapId)}) ids`;
 
 /**
  * The documents of some locations (ids comma-separated, in payload order), CHUNK_SIZE to a row

@@ -1,11 +1,10 @@
 // Queries over locations. Reads build the whole output (tags, sets, custom values) in one
 // statement with correlated subqueries, so a list of any length costs one round trip.
-import { type AnyColumn, and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
-import { finderLocationsTable } from '../finders/finders.table.ts';
-import { mapLocationsTable, mapSetsTable } from '../maps/maps.table.ts';
+import { shownLocations } from '../finders/finders.shown-locations.ts';
 import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
@@ -92,24 +91,6 @@ function toPayload(row: PayloadRow): LocationPayload {
   };
 }
 
-/**
- * Locations a finder shows (docs/api.md, Finders): its own list, its backing map's direct locations
- * and the locations of the map's sets. With `among` (a few ids), only those of them it shows: each
- * branch then probes its primary key or location index for those ids rather than reading all of a
- * finder's locations, so the check costs the same at 100,000 locations as at ten.
- */
-export function finderLocationIds(finderId: number, mapId: number | null, among?: readonly number[]): SQL {
-  const amongIds = (column: AnyColumn) =>
-    among === undefined ? sql`` : sql` and ${column} = any(${sql.param(among)}::int[])`;
-  const own = sql`select ${finderLocationsTable.locationId} from ${finderLocationsTable} where ${finderLocationsTable.finderId} = ${finderId}${amongIds(finderLocationsTable.locationId)}`;
-  if (mapId === null) return own;
-  return sql`${own}
-    union select ${mapLocationsTable.locationId} from ${mapLocationsTable} where ${mapLocationsTable.mapId} = ${mapId}${amongIds(mapLocationsTable.locationId)}
-    union select ${locationSetsTable.locationId} from ${locationSetsTable}
-      join ${mapSetsTable} on ${mapSetsTable.setId} = ${locationSetsTable.setId}
-      where ${mapSetsTable.mapId} = ${mapId}${amongIds(locationSetsTable.locationId)}`;
-}
-
 export interface LocationFilter {
   actor: Actor;
   workspaceId?: number;
@@ -120,7 +101,9 @@ export interface LocationFilter {
 function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | undefined {
   return and(
     listedWorkspace(l.workspaceId, actor, workspaceId),
-    finder === undefined ? undefined : sql`${l.id} in (${finderLocationIds(finder.id, finder.mapId)})`,
+    finder === undefined
+      ? undefined
+      : sql`${l.id} in (select location_id from (${shownLocations(finder.id, finder.mapId)}) shown)`,
   );
 }
 
