@@ -20,6 +20,14 @@ import {
   rowsOn,
   type SqlClient,
 } from '../../db/client.ts';
+import {
+  definitionNames,
+  payloadSets,
+  payloadTags,
+  setsJson,
+  shownCustomValues,
+  tagsJson,
+} from '../locations/locations.json-fields.ts';
 import { unmarkedJson } from '../locations/locations.listed-json.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { shownLocations } from './finders.shown-locations.ts';
@@ -156,35 +164,29 @@ ids as materialized (
   from ord
 ),
 -- Locations share a few combinations of tags and of sets: each distinct combination is put in
--- the document's order (tag slugs by name then id, set ids ascending) and written as JSON once
--- here, not once per location, which was half of the statement's time. Materialized so that it stays once.
+-- the document's order (locations.json-fields.ts payloadTags, payloadSets) and written as JSON
+-- once here, not once per location, which was half of the statement's time. Materialized so
+-- that it stays once.
 tag_combos as materialized (
-  select c.tag_ids,
-    array_to_json(array(select t.slug from tags t where t.id = any(c.tag_ids) order by t.name, t.id))::text as tags
+  select c.tag_ids, ${payloadTags(sql.raw('c.tag_ids'))} as tags
   from (select distinct tag_ids from ids) c
 ),
 set_combos as materialized (
-  select c.set_ids, array_to_json(array(select x from unnest(c.set_ids) x order by x))::text as sets
+  select c.set_ids, ${payloadSets(sql.raw('c.set_ids'))} as sets
   from (select distinct set_ids from ids) c
 ),
--- Definitions of the finder's workspace, read once; a location of another workspace (through
--- a map) reads its own workspace's in the subquery below.
-fdefs as (
-  select coalesce(array_agg(d.name), '{}') as names
-  from custom_field_definitions d where d.workspace_id = ${finderWorkspaceId}
-),
+-- Definitions of the finder's workspace, read once (materialized: a row joined once, not a
+-- subquery the planner copies into each use of the names below); a location of another
+-- workspace (through a map) reads its own workspace's in the subquery below.
+fdefs as materialized (select ${definitionNames(sql`${finderWorkspaceId}::int`)} as names),
 -- A location's document: its own fields as PostgreSQL keeps them for lists
 -- (locations.listed_json_head, see locations.listed-json.ts) without the marks lists use, then
--- the custom values, sets and tags. Joining stored text costs a third less than rendering
--- every field per build. Custom values named by no definition are removed (usually there are
--- none, and the value goes through as stored).
+-- the custom values its workspace's definitions name, its sets and its tags. Joining stored
+-- text costs a third less than rendering every field per build.
 docs as (
   select ids.rn, loc.workspace_id,
     '{"id":' || loc.id || ',' || ${unmarkedJson('loc.listed_json_head')}
-    || ',"custom_fields":' || (case
-      when loc.custom_values - w.names = '{}'::jsonb then loc.custom_values
-      else loc.custom_values - array(select jsonb_object_keys(loc.custom_values - w.names))
-    end)::text
+    || ',"custom_fields":' || ${shownCustomValues(sql.raw('loc.custom_values'), sql.raw('w.names'))}::text
     || ',"sets":' || sc.sets || ',"tags":' || tc.tags || '}' as doc
   from ids
   join tag_combos tc on tc.tag_ids = ids.tag_ids
@@ -193,8 +195,7 @@ docs as (
     from locations l where l.id = ids.location_id offset 0) loc
   cross join fdefs
   cross join lateral (select case when loc.workspace_id = ${finderWorkspaceId} then fdefs.names
-    else coalesce((select array_agg(d.name) from custom_field_definitions d where d.workspace_id = loc.workspace_id), '{}')
-    end as names) w
+    else ${definitionNames(sql.raw('loc.workspace_id'))} end as names) w
 )
 select ((rn - 1) / ${CHUNK_SIZE})::int as chunk, string_agg(doc, ',' order by rn) as body,
   array_to_string(array_agg(distinct workspace_id), ',') as workspace_ids, null as tag_ids, null as set_ids
@@ -204,15 +205,11 @@ select null, null, null,
   (select string_agg(distinct x::text, ',') from tag_combos, unnest(tag_combos.tag_ids) x),
   (select string_agg(distinct x::text, ',') from set_combos, unnest(set_combos.set_ids) x)`;
 
-/** The tags and sets of the payload (after "locations"), by name then id. */
+/** The tags and sets of the payload (after "locations"), as a location's are written. */
 const tailStatement = (tagIds: number[], setIds: number[]) => sql`
-select json_build_object(
-  'sets', coalesce((
-    select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
-    from sets s where s.id = any(string_to_array(${setIds.join(',')}, ',')::int[])), '[]'::json),
-  'tags', coalesce((
-    select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
-    from tags t where t.id = any(string_to_array(${tagIds.join(',')}, ',')::int[])), '[]'::json))::text as body`;
+select '{"sets":' || ${setsJson(sql`from sets s where s.id = any(string_to_array(${setIds.join(',')}, ',')::int[])`)}
+  || ',"tags":' || ${tagsJson(sql`from tags t where t.id = any(string_to_array(${tagIds.join(',')}, ',')::int[])`)}
+  || '}' as body`;
 
 /** postgres.js's BEGIN for the build's transactions: one snapshot for every statement, no writes. */
 const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';

@@ -15,6 +15,7 @@
 // (drizzle/0004_listed_json.sql). float8's text form depends on extra_float_digits, which the
 // service never changes (PostgreSQL's default writes the shortest exact digits).
 import { type SQL, sql } from 'drizzle-orm';
+import { shownCustomValues } from './locations.json-fields.ts';
 import { MARK } from './locations.json-walker.ts';
 
 /**
@@ -70,3 +71,12 @@ export const listedJsonTail = (): SQL =>
 export const unmarkedJson = (column: string): SQL =>
   sql.raw(`case when strpos(${column}, ${MARK_LITERAL}) = 0 then ${column}
     else regexp_replace(regexp_replace(${column}, E'\\x01-?(NaN|Infinity)\\x01', 'null', 'g'), ${MARK_LITERAL}, '', 'g') end`);
+
+/**
+ * A location's custom values as a list writes them (text), from the shown values of
+ * shownCustomValues: between marks, for JavaScript to write again (jsonb spaces its text and
+ * orders integer keys last); an empty object as it is.
+ */
+export const listedCustomValues = (values: SQL, names: SQL) =>
+  sql`case when ${values} = '{}' then '{}'
+    else ${sql.raw(MARK_LITERAL)} || ${shownCustomValues(values, names)}::text || ${sql.raw(MARK_LITERAL)} end`;

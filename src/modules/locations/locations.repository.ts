@@ -9,34 +9,27 @@ import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
+import {
+  definitionNames,
+  locationRelations,
+  setJson,
+  setOrder,
+  tagJson,
+  tagOrder,
+} from './locations.json-fields.ts';
 import { rewriteMarked } from './locations.json-walker.ts';
-import { jsonText, MARK_LITERAL } from './locations.listed-json.ts';
+import { jsonText, listedCustomValues } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
-/** postgres.js hands json built in SQL to Drizzle as text; columns of a table are decoded, these are not. */
+/** postgres.js hands JSON texts built in SQL to Drizzle as text; columns of a table are decoded, these are not. */
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 const l = locationsTable;
 
 // Drizzle renders columns inside selected fields without their table name, which would bind
-// them to the innermost table of a subquery, so these subqueries are written with aliases.
-const tagsJson = sql`coalesce((
-  select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
-  from location_tags lt join tags t on t.id = lt.tag_id
-  where lt.location_id = "locations"."id"), '[]'::json)`;
-
-const setsJson = sql`coalesce((
-  select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
-  from location_sets ls join sets s on s.id = ls.set_id
-  where ls.location_id = "locations"."id"), '[]'::json)`;
-
-// Values whose definition was deleted stay stored ("orphaned") but are not shown; recreating a
-// definition of the same name brings them back (docs/api.md, Locations).
-const customFieldsJson = sql`coalesce((
-  select jsonb_object_agg(kv.key, kv.value) from jsonb_each("locations"."custom_values") as kv
-  where kv.key in (select d.name from custom_field_definitions d
-                   where d.workspace_id = "locations"."workspace_id")), '{}'::jsonb)`;
+// them to the innermost table of a subquery, so the relations' subqueries name the table.
+const relations = locationRelations('"locations"');
 
 const payloadSelection = {
   id: l.id,
@@ -57,9 +50,9 @@ const payloadSelection = {
   imageUrl: l.imageUrl,
   createdAt: l.createdAt,
   updatedAt: l.updatedAt,
-  tags: tagsJson.mapWith((value) => json<LocationPayload['tags']>(value)),
-  sets: setsJson.mapWith((value) => json<LocationPayload['sets']>(value)),
-  customFields: customFieldsJson.mapWith((value) => json<Record<string, unknown>>(value)),
+  tags: relations.tags.mapWith((value) => json<LocationPayload['tags']>(value)),
+  sets: relations.sets.mapWith((value) => json<LocationPayload['sets']>(value)),
+  customFields: relations.custom_fields.mapWith((value) => json<Record<string, unknown>>(value)),
 };
 
 const selectPayload = (tx: Executor) => tx.select(payloadSelection).from(l);
@@ -109,25 +102,20 @@ function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | 
 
 /**
  * One location's JSON, fields in the schema's order: the row's own fields as stored in its
- * listed_json columns (locations.listed-json.ts), the rest joined here. Values whose definition
- * was deleted stay stored but are not shown (see customFieldsJson); most rows have none, and
- * their custom values are written as stored without taking them apart.
+ * listed_json columns (locations.listed-json.ts), the rest joined here.
  */
-const LOCATION_JSON = sql.raw(
-  `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',"external_id":' || ${jsonText('l.external_id')}
+const LOCATION_JSON = sql`${sql.raw(`'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',"external_id":' || ${jsonText('l.external_id')}
   || ',' || l.listed_json_head
   || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
-  || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
-    else ${MARK_LITERAL} || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
-      else coalesce((select jsonb_object_agg(kv.key, kv.value) from jsonb_each(l.custom_values) kv
-                     where kv.key = any(d.names)), '{}') end)::text || ${MARK_LITERAL} end
-  || l.listed_json_tail`,
-);
+  || ',"custom_fields":' || `)}${listedCustomValues(sql.raw('l.custom_values'), sql.raw('d.names'))}
+  || l.listed_json_tail`;
 
 /**
- * A whole batch as texts of 100 locations, rendered by PostgreSQL. Tags and sets are written
- * once each per batch, with their rank in the (name, id) order, so a location's list is joined
- * in the order of an integer rather than sorted by name (a collation compare) row by row.
+ * A whole batch as texts of 100 locations, rendered by PostgreSQL; every location of the batch
+ * is in `definitions`, with the names of its workspace's custom field definitions. Tags and
+ * sets are written once each per batch, with their rank in tag and set order
+ * (locations.json-fields.ts), so a location's list is joined in the order of an integer rather
+ * than sorted by name (a collation compare) row by row.
  *
  * The lists are aggregated from input sorted once (the subqueries' ORDER BY) rather than with
  * string_agg(... order by ...): before PostgreSQL 16 an ordered aggregate sorts each group on
@@ -138,8 +126,7 @@ const LOCATION_JSON = sql.raw(
 const batchJson = (ids: number[]) => sql`
   with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
   tag_json as (
-    select t.id, '{"id":' || t.id || ',"name":' || to_json(t.name)::text || ',"slug":' || to_json(t.slug)::text || '}' as json,
-      row_number() over (order by t.name, t.id) as rank
+    select t.id, ${tagJson('t')} as json, row_number() over (order by ${tagOrder('t')}) as rank
     from tags t
     where t.id in (select lt.tag_id from location_tags lt where lt.location_id = any(array(select id from page)))),
   tag_lists as (
@@ -149,8 +136,7 @@ const batchJson = (ids: number[]) => sql`
           order by lt.location_id, tj.rank) sorted
     group by location_id),
   set_json as (
-    select s.id, '{"id":' || s.id || ',"name":' || to_json(s.name)::text || '}' as json,
-      row_number() over (order by s.name, s.id) as rank
+    select s.id, ${setJson('s')} as json, row_number() over (order by ${setOrder('s')}) as rank
     from sets s
     where s.id in (select ls.set_id from location_sets ls where ls.location_id = any(array(select id from page)))),
   set_lists as (
@@ -160,9 +146,8 @@ const batchJson = (ids: number[]) => sql`
           order by ls.location_id, sj.rank) sorted
     group by location_id),
   definitions as (
-    select d.workspace_id, array_agg(d.name) as names from custom_field_definitions d
-    where d.workspace_id in (select l.workspace_id from locations l where l.id = any(array(select id from page)))
-    group by d.workspace_id),
+    select w.workspace_id, ${definitionNames(sql.raw('w.workspace_id'))} as names
+    from (select distinct l.workspace_id from locations l where l.id = any(array(select id from page))) w),
   rendered as (
     select l.id, ${LOCATION_JSON} as json
     from locations l
