@@ -8,9 +8,9 @@
 // locations the documents of the two halves of the list are built at once on two connections
 // sharing that snapshot, one server process each.
 // Keys are written in a fixed order, so the same content always gives the same bytes and the
-// same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's in
-// the order of a location in the API's lists (id, title to image_url, then custom_fields,
-// sets, tags), which lets the build join the text PostgreSQL keeps for lists.
+// same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's as
+// locations.json-fields.ts lists the payload's fields (its own in the order of the API's
+// lists, then its relations), which lets the build join the text PostgreSQL keeps for lists.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import {
   type Database,
@@ -28,7 +28,7 @@ import {
   shownCustomValues,
   tagsJson,
 } from '../locations/locations.json-fields.ts';
-import { unmarkedJson } from '../locations/locations.listed-json.ts';
+import { payloadLocationJson } from '../locations/locations.listed-json.ts';
 import { type Actor, accessibleWorkspace } from '../workspaces/workspaces.access.ts';
 import { shownLocations } from './finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
@@ -179,15 +179,17 @@ set_combos as materialized (
 -- subquery the planner copies into each use of the names below); a location of another
 -- workspace (through a map) reads its own workspace's in the subquery below.
 fdefs as materialized (select ${definitionNames(sql`${finderWorkspaceId}::int`)} as names),
--- A location's document: its own fields as PostgreSQL keeps them for lists
--- (locations.listed_json_head, see locations.listed-json.ts) without the marks lists use, then
--- the custom values its workspace's definitions name, its sets and its tags. Joining stored
--- text costs a third less than rendering every field per build.
+-- A location's document (locations.listed-json.ts payloadLocationJson): its stored fields as
+-- PostgreSQL keeps them for lists, without the marks lists use, then the custom values its
+-- workspace's definitions name, its sets and its tags. Joining stored text costs a third less
+-- than rendering every field per build.
 docs as (
   select ids.rn, loc.workspace_id,
-    '{"id":' || loc.id || ',' || ${unmarkedJson('loc.listed_json_head')}
-    || ',"custom_fields":' || ${shownCustomValues(sql.raw('loc.custom_values'), sql.raw('w.names'))}::text
-    || ',"sets":' || sc.sets || ',"tags":' || tc.tags || '}' as doc
+    ${payloadLocationJson('loc', {
+      custom_fields: sql`${shownCustomValues(sql.raw('loc.custom_values'), sql.raw('w.names'))}::text`,
+      sets: sql.raw('sc.sets'),
+      tags: sql.raw('tc.tags'),
+    })} as doc
   from ids
   join tag_combos tc on tc.tag_ids = ids.tag_ids
   join set_combos sc on sc.set_ids = ids.set_ids

@@ -1,6 +1,10 @@
 // Queries over locations. Reads build the whole output (tags, sets, custom values) in one
-// statement with correlated subqueries, so a list of any length costs one round trip.
-import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+// statement, so a list of any length costs one round trip; what a location's JSON holds is
+// locations.json-fields.ts, the single read maps it onto the table's columns and a streamed
+// list has PostgreSQL write it as text (locations.listed-json.ts).
+import { and, asc, eq, getTableColumns, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { toCamelCase } from 'drizzle-orm/casing';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere, fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
@@ -11,77 +15,56 @@ import type { Actor } from '../workspaces/workspaces.access.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import {
   definitionNames,
+  LIST_RELATIONS,
+  LOCATION_FIELDS,
   locationRelations,
+  OWN_FIELDS,
+  type OwnField,
   setJson,
   setOrder,
   tagJson,
   tagOrder,
 } from './locations.json-fields.ts';
 import { rewriteMarked } from './locations.json-walker.ts';
-import { jsonText, listedCustomValues } from './locations.listed-json.ts';
+import { listedCustomValues, listedLocationJson } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
-/** postgres.js hands JSON texts built in SQL to Drizzle as text; columns of a table are decoded, these are not. */
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-
 const l = locationsTable;
+const columns = getTableColumns(l) as Record<string, AnyPgColumn>;
+
+/** The column of an own field: its key is the column's name, which Drizzle writes snake_case. */
+function columnOf(field: OwnField): AnyPgColumn {
+  const column = columns[toCamelCase(field.key)];
+  if (!column) throw new Error(`locations has no column for the field ${field.key}`);
+  return column;
+}
 
 // Drizzle renders columns inside selected fields without their table name, which would bind
 // them to the innermost table of a subquery, so the relations' subqueries name the table.
-const relations = locationRelations('"locations"');
+const readRelations = locationRelations('"locations"');
 
-const payloadSelection = {
-  id: l.id,
-  workspaceId: l.workspaceId,
-  externalId: l.externalId,
-  title: l.title,
-  description: l.description,
-  address: l.address,
-  city: l.city,
-  state: l.state,
-  country: l.country,
-  zip: l.zip,
-  lat: l.lat,
-  lng: l.lng,
-  phone: l.phone,
-  email: l.email,
-  website: l.website,
-  imageUrl: l.imageUrl,
-  createdAt: l.createdAt,
-  updatedAt: l.updatedAt,
-  tags: relations.tags.mapWith((value) => json<LocationPayload['tags']>(value)),
-  sets: relations.sets.mapWith((value) => json<LocationPayload['sets']>(value)),
-  customFields: relations.custom_fields.mapWith((value) => json<Record<string, unknown>>(value)),
-};
+/** The single read's selection: each own field's column, each relation's JSON text. */
+const readSelection: Record<string, AnyPgColumn | SQL> = Object.fromEntries([
+  ...OWN_FIELDS.map((field) => [field.key, columnOf(field)]),
+  ...LIST_RELATIONS.map((key) => [key, readRelations[key].mapWith((text: string) => JSON.parse(text))]),
+]);
 
-const selectPayload = (tx: Executor) => tx.select(payloadSelection).from(l);
-type PayloadRow = Awaited<ReturnType<typeof selectPayload>>[number];
+const selectLocations = (tx: Executor) => tx.select(readSelection).from(l);
 
-function toPayload(row: PayloadRow): LocationPayload {
-  return {
-    id: row.id,
-    workspace_id: row.workspaceId,
-    external_id: row.externalId,
-    title: row.title,
-    description: row.description,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    country: row.country,
-    zip: row.zip,
-    lat: row.lat,
-    lng: row.lng,
-    phone: row.phone,
-    email: row.email,
-    website: row.website,
-    image_url: row.imageUrl,
-    tags: row.tags,
-    sets: row.sets,
-    custom_fields: row.customFields,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
+/** A row of readSelection as the API writes it, in the API's order (timestamps in ISO 8601). */
+function toLocation(row: Record<string, unknown>): LocationPayload {
+  const own = (fields: readonly OwnField[]) =>
+    fields.map((field) => {
+      const value = row[field.key];
+      return [field.key, field.type === 'time' ? (value as Date).toISOString() : value];
+    });
+  return Object.fromEntries([
+    ...own(LOCATION_FIELDS.lead),
+    ...own(LOCATION_FIELDS.head),
+    ...LIST_RELATIONS.map((key) => [key, row[key]]),
+    ...own(LOCATION_FIELDS.tail),
+  ]) as LocationPayload;
 }
 
 export interface LocationFilter {
@@ -101,21 +84,11 @@ function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | 
 }
 
 /**
- * One location's JSON, fields in the schema's order: the row's own fields as stored in its
- * listed_json columns (locations.listed-json.ts), the rest joined here.
- */
-const LOCATION_JSON = sql`${sql.raw(`'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',"external_id":' || ${jsonText('l.external_id')}
-  || ',' || l.listed_json_head
-  || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
-  || ',"custom_fields":' || `)}${listedCustomValues(sql.raw('l.custom_values'), sql.raw('d.names'))}
-  || l.listed_json_tail`;
-
-/**
- * A whole batch as texts of 100 locations, rendered by PostgreSQL; every location of the batch
- * is in `definitions`, with the names of its workspace's custom field definitions. Tags and
- * sets are written once each per batch, with their rank in tag and set order
- * (locations.json-fields.ts), so a location's list is joined in the order of an integer rather
- * than sorted by name (a collation compare) row by row.
+ * A whole batch as texts of 100 locations, rendered by PostgreSQL (locations.listed-json.ts
+ * listedLocationJson); every location of the batch is in `definitions`, with the names of its
+ * workspace's custom field definitions. Tags and sets are written once each per batch, with
+ * their rank in tag and set order (locations.json-fields.ts), so a location's list is joined in
+ * the order of an integer rather than sorted by name (a collation compare) row by row.
  *
  * The lists are aggregated from input sorted once (the subqueries' ORDER BY) rather than with
  * string_agg(... order by ...): before PostgreSQL 16 an ordered aggregate sorts each group on
@@ -149,7 +122,11 @@ const batchJson = (ids: number[]) => sql`
     select w.workspace_id, ${definitionNames(sql.raw('w.workspace_id'))} as names
     from (select distinct l.workspace_id from locations l where l.id = any(array(select id from page))) w),
   rendered as (
-    select l.id, ${LOCATION_JSON} as json
+    select l.id, ${listedLocationJson('l', {
+      tags: sql.raw(`coalesce(tl.tags, '[]')`),
+      sets: sql.raw(`coalesce(sl.sets, '[]')`),
+      custom_fields: listedCustomValues(sql.raw('l.custom_values'), sql.raw('d.names')),
+    })} as json
     from locations l
     left join tag_lists tl on tl.location_id = l.id
     left join set_lists sl on sl.location_id = l.id
@@ -202,14 +179,14 @@ export function createLocationsRepository(db: Database) {
 
     async list(filter: LocationFilter, page: Page): Promise<{ items: LocationPayload[]; total?: number }> {
       const where = filterCondition(filter);
-      const query = selectPayload(db).where(where).orderBy(asc(l.id)).$dynamic();
+      const query = selectLocations(db).where(where).orderBy(asc(l.id)).$dynamic();
       const { rows, total } = await fetchPage(query, page, () => countWhere(db, l, where));
-      return { items: rows.map(toPayload), total };
+      return { items: rows.map(toLocation), total };
     },
 
     async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {
-      const [row] = await selectPayload(tx).where(eq(l.id, id));
-      return row ? toPayload(row) : undefined;
+      const [row] = await selectLocations(tx).where(eq(l.id, id));
+      return row ? toLocation(row) : undefined;
     },
 
     /** The row, when the actor may reach it. */
