@@ -5,8 +5,8 @@
 // analytics_sessions, which hold every column it reads.
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { shownLocations } from '../finders/finders.shown-locations.ts';
 import { findersTable } from '../finders/finders.table.ts';
-import { finderLocationIds } from '../locations/locations.repository.ts';
 import type { AnalyticsEventType } from './analytics.table.ts';
 
 /** What ingestion needs of the finder a token names. */
@@ -126,7 +126,7 @@ export const reportQueries = {
  * probing each branch's index for these ids only. Exported for scripts/bench-analytics.ts.
  */
 export const shownLocationIdsQuery = (finder: { id: number; mapId: number | null }, ids: readonly number[]) =>
-  sql`select shown.location_id from (${finderLocationIds(finder.id, finder.mapId, ids)}) as shown(location_id)`;
+  sql`select shown.location_id from (${shownLocations(finder.id, finder.mapId, ids)}) as shown`;
 
 /**
  * The batch in one statement, so it is stored whole or not at all. Columns go as one array

@@ -8,10 +8,10 @@
 // locations the documents of the two halves of the list are built at once on two connections
 // sharing that snapshot, one server process each.
 // Keys are written in a fixed order, so the same content always gives the same bytes and the
-// same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's in
-// the order of a location in the API's lists (id, title to image_url, then custom_fields,
-// sets, tags), which lets the build join the text PostgreSQL keeps for lists.
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+// same SHA-1: alphabetical in the document, its finder and its tags and sets; a location's as
+// locations.json-fields.ts lists the payload's fields (its own in the order of the API's
+// lists, then its relations), which lets the build join the text PostgreSQL keeps for lists.
+import { and, desc, eq, sql } from 'drizzle-orm';
 import {
   type Database,
   type Executor,
@@ -21,8 +21,17 @@ import {
   type SqlClient,
 } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { unmarkedJson } from '../locations/locations.listed-json.ts';
+import {
+  definitionNames,
+  payloadSets,
+  payloadTags,
+  setsJson,
+  shownCustomValues,
+  tagsJson,
+} from '../locations/locations.json-fields.ts';
+import { payloadLocationJson } from '../locations/locations.listed-json.ts';
 import { accessibleWorkspace } from '../workspaces/workspaces.access.ts';
+import { shownLocations } from './finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from './finders.table.ts';
 
 export interface PayloadDependencies {
@@ -92,29 +101,10 @@ interface Slice {
   setIds: number[];
 }
 
-/**
- * Locations (docs/api.md, Widget payload): the finder's own (in their sort_order, first), its
- * backing map's direct ones and those of the map's sets, each once; then by id. Tags and sets of
- * the payload are those its locations carry; custom field definitions are the finder's workspace's,
- * in sort_order. A location's custom values are those named by a definition of its own workspace
- * (orphaned values stay hidden, as in the location output).
- * Each location of a finder once, with `pos`, its sort_order when it is one of the finder's
- * own (null otherwise).
- */
-const reachedLocations = (finderId: SQL, mapId: SQL) => sql`
-  select location_id, min(pos) as pos from (
-    select fl.location_id, fl.sort_order as pos from finder_locations fl where fl.finder_id = ${finderId}
-    union all
-    select ml.location_id, null from map_locations ml where ml.map_id = ${mapId}
-    union all
-    select ls.location_id, null from location_sets ls
-      join map_sets ms on ms.set_id = ls.set_id where ms.map_id = ${mapId}
-  ) u group by location_id`;
-
 /** What a payload reads from, without building it: the cache's keys before a first build. */
 const dependenciesStatement = (token: string) => sql`
 with f as (select id, workspace_id, map_id from finders where token = ${token}),
-ids as (${reachedLocations(sql`(select id from f)`, sql`(select map_id from f)`)})
+ids as (${shownLocations(sql`(select id from f)`, sql`(select map_id from f)`)})
 select f.id as finder_id, f.workspace_id, f.map_id,
   (select array_agg(distinct l.workspace_id) from locations l join ids on ids.location_id = l.id)
     as location_workspace_ids
@@ -150,7 +140,7 @@ from finders f where f.token = ${token}`;
  */
 export const locationIdsStatement = (finderId: number, mapId: number | null) => sql`
 select string_agg(location_id::text, ',' order by pos nulls last, location_id) as location_ids
-from (${reachedLocations(sql`${finderId}::int`, sql`${mapId}::int`)}) ids`;
+from (${shownLocations(finderId, mapId)}) ids`;
 
 /**
  * The documents of some locations (ids comma-separated, in payload order), CHUNK_SIZE to a row
@@ -175,36 +165,32 @@ ids as materialized (
   from ord
 ),
 -- Locations share a few combinations of tags and of sets: each distinct combination is put in
--- the document's order (tag slugs by name then id, set ids ascending) and written as JSON once
--- here, not once per location, which was half of the statement's time. Materialized so that it stays once.
+-- the document's order (locations.json-fields.ts payloadTags, payloadSets) and written as JSON
+-- once here, not once per location, which was half of the statement's time. Materialized so
+-- that it stays once.
 tag_combos as materialized (
-  select c.tag_ids,
-    array_to_json(array(select t.slug from tags t where t.id = any(c.tag_ids) order by t.name, t.id))::text as tags
+  select c.tag_ids, ${payloadTags(sql.raw('c.tag_ids'))} as tags
   from (select distinct tag_ids from ids) c
 ),
 set_combos as materialized (
-  select c.set_ids, array_to_json(array(select x from unnest(c.set_ids) x order by x))::text as sets
+  select c.set_ids, ${payloadSets(sql.raw('c.set_ids'))} as sets
   from (select distinct set_ids from ids) c
 ),
--- Definitions of the finder's workspace, read once; a location of another workspace (through
--- a map) reads its own workspace's in the subquery below.
-fdefs as (
-  select coalesce(array_agg(d.name), '{}') as names
-  from custom_field_definitions d where d.workspace_id = ${finderWorkspaceId}
-),
--- A location's document: its own fields as PostgreSQL keeps them for lists
--- (locations.listed_json_head, see locations.listed-json.ts) without the marks lists use, then
--- the custom values, sets and tags. Joining stored text costs a third less than rendering
--- every field per build. Custom values named by no definition are removed (usually there are
--- none, and the value goes through as stored).
+-- Definitions of the finder's workspace, read once (materialized: a row joined once, not a
+-- subquery the planner copies into each use of the names below); a location of another
+-- workspace (through a map) reads its own workspace's in the subquery below.
+fdefs as materialized (select ${definitionNames(sql`${finderWorkspaceId}::int`)} as names),
+-- A location's document (locations.listed-json.ts payloadLocationJson): its stored fields as
+-- PostgreSQL keeps them for lists, without the marks lists use, then the custom values its
+-- workspace's definitions name, its sets and its tags. Joining stored text costs a third less
+-- than rendering every field per build.
 docs as (
   select ids.rn, loc.workspace_id,
-    '{"id":' || loc.id || ',' || ${unmarkedJson('loc.listed_json_head')}
-    || ',"custom_fields":' || (case
-      when loc.custom_values - w.names = '{}'::jsonb then loc.custom_values
-      else loc.custom_values - array(select jsonb_object_keys(loc.custom_values - w.names))
-    end)::text
-    || ',"sets":' || sc.sets || ',"tags":' || tc.tags || '}' as doc
+    ${payloadLocationJson('loc', {
+      custom_fields: sql`${shownCustomValues(sql.raw('loc.custom_values'), sql.raw('w.names'))}::text`,
+      sets: sql.raw('sc.sets'),
+      tags: sql.raw('tc.tags'),
+    })} as doc
   from ids
   join tag_combos tc on tc.tag_ids = ids.tag_ids
   join set_combos sc on sc.set_ids = ids.set_ids
@@ -212,8 +198,7 @@ docs as (
     from locations l where l.id = ids.location_id offset 0) loc
   cross join fdefs
   cross join lateral (select case when loc.workspace_id = ${finderWorkspaceId} then fdefs.names
-    else coalesce((select array_agg(d.name) from custom_field_definitions d where d.workspace_id = loc.workspace_id), '{}')
-    end as names) w
+    else ${definitionNames(sql.raw('loc.workspace_id'))} end as names) w
 )
 select ((rn - 1) / ${CHUNK_SIZE})::int as chunk, string_agg(doc, ',' order by rn) as body,
   array_to_string(array_agg(distinct workspace_id), ',') as workspace_ids, null as tag_ids, null as set_ids
@@ -223,15 +208,11 @@ select null, null, null,
   (select string_agg(distinct x::text, ',') from tag_combos, unnest(tag_combos.tag_ids) x),
   (select string_agg(distinct x::text, ',') from set_combos, unnest(set_combos.set_ids) x)`;
 
-/** The tags and sets of the payload (after "locations"), by name then id. */
+/** The tags and sets of the payload (after "locations"), as a location's are written. */
 const tailStatement = (tagIds: number[], setIds: number[]) => sql`
-select json_build_object(
-  'sets', coalesce((
-    select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
-    from sets s where s.id = any(string_to_array(${setIds.join(',')}, ',')::int[])), '[]'::json),
-  'tags', coalesce((
-    select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
-    from tags t where t.id = any(string_to_array(${tagIds.join(',')}, ',')::int[])), '[]'::json))::text as body`;
+select '{"sets":' || ${setsJson(sql`from sets s where s.id = any(string_to_array(${setIds.join(',')}, ',')::int[])`)}
+  || ',"tags":' || ${tagsJson(sql`from tags t where t.id = any(string_to_array(${tagIds.join(',')}, ',')::int[])`)}
+  || '}' as body`;
 
 /** postgres.js's BEGIN for the build's transactions: one snapshot for every statement, no writes. */
 const READ_ONLY_SNAPSHOT = 'isolation level repeatable read read only';

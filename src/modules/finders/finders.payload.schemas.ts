@@ -1,6 +1,12 @@
 // Request and response shapes of the widget payload and publishing routes.
 import { z } from 'zod';
 import { customFieldTypes } from '../custom-fields/custom-fields.table.ts';
+import {
+  PAYLOAD_FIELDS,
+  PAYLOAD_RELATIONS,
+  type PayloadFieldKey,
+  type Relation,
+} from '../locations/locations.json-fields.ts';
 import { locationSchema } from '../locations/locations.schemas.ts';
 import { refinementMatchModes, refinementOps } from './finders.table.ts';
 
@@ -27,31 +33,25 @@ export const publicationInfoSchema = z.object({
 // test parsing real payloads with it fails on any key the bytes gain or lose; a new key of the
 // payload is one more line here.
 
-/** A location as the payload writes it: the API's own fields (one definition), then its values, sets and tags. */
+const payloadRelationSchemas = {
+  custom_fields: z
+    .record(z.string(), z.unknown())
+    .describe("Values named by a custom field definition of the location's workspace"),
+  sets: z.array(z.int()).describe('Set ids, ascending'),
+  tags: z.array(z.string()).describe('Tag slugs, by tag name then id'),
+} satisfies Record<Relation, z.ZodType>;
+
+/**
+ * A location as the payload writes it: the API's own fields the payload shows (one list of them,
+ * locations.json-fields.ts), then its values, sets and tags.
+ */
 export const payloadLocationSchema = locationSchema
-  .pick({
-    id: true,
-    title: true,
-    description: true,
-    address: true,
-    city: true,
-    state: true,
-    country: true,
-    zip: true,
-    lat: true,
-    lng: true,
-    phone: true,
-    email: true,
-    website: true,
-    image_url: true,
-  })
-  .extend({
-    custom_fields: z
-      .record(z.string(), z.unknown())
-      .describe("Values named by a custom field definition of the location's workspace"),
-    sets: z.array(z.int()).describe('Set ids, ascending'),
-    tags: z.array(z.string()).describe('Tag slugs, by tag name then id'),
-  })
+  .pick(Object.fromEntries(PAYLOAD_FIELDS.map((field) => [field.key, true])) as Record<PayloadFieldKey, true>)
+  .extend(
+    Object.fromEntries(
+      PAYLOAD_RELATIONS.map((key) => [key, payloadRelationSchemas[key]]),
+    ) as typeof payloadRelationSchemas,
+  )
   .strict();
 
 export const finderWidgetPayloadSchema = z.strictObject({

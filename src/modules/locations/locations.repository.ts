@@ -1,113 +1,71 @@
 // Queries over locations. Reads build the whole output (tags, sets, custom values) in one
-// statement with correlated subqueries, so a list of any length costs one round trip.
-import { type AnyColumn, and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+// statement, so a list of any length costs one round trip; what a location's JSON holds is
+// locations.json-fields.ts, the single read maps it onto the table's columns and a streamed
+// list has PostgreSQL write it as text (locations.listed-json.ts).
+import { and, asc, eq, getTableColumns, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { toCamelCase } from 'drizzle-orm/casing';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
-import { finderLocationsTable } from '../finders/finders.table.ts';
-import { mapLocationsTable, mapSetsTable } from '../maps/maps.table.ts';
+import { shownLocations } from '../finders/finders.shown-locations.ts';
 import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
 import { locationTagsTable } from '../tags/tags.table.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
-import { jsonText, MARK, MARK_LITERAL } from './locations.listed-json.ts';
+import {
+  definitionNames,
+  LIST_RELATIONS,
+  LOCATION_FIELDS,
+  locationRelations,
+  OWN_FIELDS,
+  type OwnField,
+  setJson,
+  setOrder,
+  tagJson,
+  tagOrder,
+} from './locations.json-fields.ts';
+import { rewriteMarked } from './locations.json-walker.ts';
+import { listedCustomValues, listedLocationJson } from './locations.listed-json.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
-/** postgres.js hands json built in SQL to Drizzle as text; columns of a table are decoded, these are not. */
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-
 const l = locationsTable;
+const columns = getTableColumns(l) as Record<string, AnyPgColumn>;
 
-// Drizzle renders columns inside selected fields without their table name, which would bind
-// them to the innermost table of a subquery, so these subqueries are written with aliases.
-const tagsJson = sql`coalesce((
-  select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by t.name, t.id)
-  from location_tags lt join tags t on t.id = lt.tag_id
-  where lt.location_id = "locations"."id"), '[]'::json)`;
-
-const setsJson = sql`coalesce((
-  select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id)
-  from location_sets ls join sets s on s.id = ls.set_id
-  where ls.location_id = "locations"."id"), '[]'::json)`;
-
-// Values whose definition was deleted stay stored ("orphaned") but are not shown; recreating a
-// definition of the same name brings them back (docs/api.md, Locations).
-const customFieldsJson = sql`coalesce((
-  select jsonb_object_agg(kv.key, kv.value) from jsonb_each("locations"."custom_values") as kv
-  where kv.key in (select d.name from custom_field_definitions d
-                   where d.workspace_id = "locations"."workspace_id")), '{}'::jsonb)`;
-
-const payloadSelection = {
-  id: l.id,
-  workspaceId: l.workspaceId,
-  externalId: l.externalId,
-  title: l.title,
-  description: l.description,
-  address: l.address,
-  city: l.city,
-  state: l.state,
-  country: l.country,
-  zip: l.zip,
-  lat: l.lat,
-  lng: l.lng,
-  phone: l.phone,
-  email: l.email,
-  website: l.website,
-  imageUrl: l.imageUrl,
-  createdAt: l.createdAt,
-  updatedAt: l.updatedAt,
-  tags: tagsJson.mapWith((value) => json<LocationPayload['tags']>(value)),
-  sets: setsJson.mapWith((value) => json<LocationPayload['sets']>(value)),
-  customFields: customFieldsJson.mapWith((value) => json<Record<string, unknown>>(value)),
-};
-
-const selectPayload = (tx: Executor) => tx.select(payloadSelection).from(l);
-type PayloadRow = Awaited<ReturnType<typeof selectPayload>>[number];
-
-function toPayload(row: PayloadRow): LocationPayload {
-  return {
-    id: row.id,
-    workspace_id: row.workspaceId,
-    external_id: row.externalId,
-    title: row.title,
-    description: row.description,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    country: row.country,
-    zip: row.zip,
-    lat: row.lat,
-    lng: row.lng,
-    phone: row.phone,
-    email: row.email,
-    website: row.website,
-    image_url: row.imageUrl,
-    tags: row.tags,
-    sets: row.sets,
-    custom_fields: row.customFields,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
+/** The column of an own field: its key is the column's name, which Drizzle writes snake_case. */
+function columnOf(field: OwnField): AnyPgColumn {
+  const column = columns[toCamelCase(field.key)];
+  if (!column) throw new Error(`locations has no column for the field ${field.key}`);
+  return column;
 }
 
-/**
- * Locations a finder shows (docs/api.md, Finders): its own list, its backing map's direct locations
- * and the locations of the map's sets. With `among` (a few ids), only those of them it shows: each
- * branch then probes its primary key or location index for those ids rather than reading all of a
- * finder's locations, so the check costs the same at 100,000 locations as at ten.
- */
-export function finderLocationIds(finderId: number, mapId: number | null, among?: readonly number[]): SQL {
-  const amongIds = (column: AnyColumn) =>
-    among === undefined ? sql`` : sql` and ${column} = any(${sql.param(among)}::int[])`;
-  const own = sql`select ${finderLocationsTable.locationId} from ${finderLocationsTable} where ${finderLocationsTable.finderId} = ${finderId}${amongIds(finderLocationsTable.locationId)}`;
-  if (mapId === null) return own;
-  return sql`${own}
-    union select ${mapLocationsTable.locationId} from ${mapLocationsTable} where ${mapLocationsTable.mapId} = ${mapId}${amongIds(mapLocationsTable.locationId)}
-    union select ${locationSetsTable.locationId} from ${locationSetsTable}
-      join ${mapSetsTable} on ${mapSetsTable.setId} = ${locationSetsTable.setId}
-      where ${mapSetsTable.mapId} = ${mapId}${amongIds(locationSetsTable.locationId)}`;
+// Drizzle renders columns inside selected fields without their table name, which would bind
+// them to the innermost table of a subquery, so the relations' subqueries name the table.
+const readRelations = locationRelations('"locations"');
+
+/** The single read's selection: each own field's column, each relation's JSON text. */
+const readSelection: Record<string, AnyPgColumn | SQL> = Object.fromEntries([
+  ...OWN_FIELDS.map((field) => [field.key, columnOf(field)]),
+  ...LIST_RELATIONS.map((key) => [key, readRelations[key].mapWith((text: string) => JSON.parse(text))]),
+]);
+
+const selectLocations = (tx: Executor) => tx.select(readSelection).from(l);
+
+/** A row of readSelection as the API writes it, in the API's order (timestamps in ISO 8601). */
+function toLocation(row: Record<string, unknown>): LocationPayload {
+  const own = (fields: readonly OwnField[]) =>
+    fields.map((field) => {
+      const value = row[field.key];
+      return [field.key, field.type === 'time' ? (value as Date).toISOString() : value];
+    });
+  return Object.fromEntries([
+    ...own(LOCATION_FIELDS.lead),
+    ...own(LOCATION_FIELDS.head),
+    ...LIST_RELATIONS.map((key) => [key, row[key]]),
+    ...own(LOCATION_FIELDS.tail),
+  ]) as LocationPayload;
 }
 
 export interface LocationFilter {
@@ -120,31 +78,18 @@ export interface LocationFilter {
 function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | undefined {
   return and(
     listedWorkspace(l.workspaceId, actor, workspaceId),
-    finder === undefined ? undefined : sql`${l.id} in (${finderLocationIds(finder.id, finder.mapId)})`,
+    finder === undefined
+      ? undefined
+      : sql`${l.id} in (select location_id from (${shownLocations(finder.id, finder.mapId)}) shown)`,
   );
 }
 
 /**
- * One location's JSON, fields in the schema's order: the row's own fields as stored in its
- * listed_json columns (locations.listed-json.ts), the rest joined here. Values whose definition
- * was deleted stay stored but are not shown (see customFieldsJson); most rows have none, and
- * their custom values are written as stored without taking them apart.
- */
-const LOCATION_JSON = sql.raw(
-  `'{"id":' || l.id || ',"workspace_id":' || l.workspace_id || ',"external_id":' || ${jsonText('l.external_id')}
-  || ',' || l.listed_json_head
-  || ',"tags":' || coalesce(tl.tags, '[]') || ',"sets":' || coalesce(sl.sets, '[]')
-  || ',"custom_fields":' || case when l.custom_values = '{}' then '{}'
-    else ${MARK_LITERAL} || (case when l.custom_values - coalesce(d.names, '{}') = '{}'::jsonb then l.custom_values
-      else coalesce((select jsonb_object_agg(kv.key, kv.value) from jsonb_each(l.custom_values) kv
-                     where kv.key = any(d.names)), '{}') end)::text || ${MARK_LITERAL} end
-  || l.listed_json_tail`,
-);
-
-/**
- * A whole batch as texts of 100 locations, rendered by PostgreSQL. Tags and sets are written
- * once each per batch, with their rank in the (name, id) order, so a location's list is joined
- * in the order of an integer rather than sorted by name (a collation compare) row by row.
+ * A whole batch as texts of 100 locations, rendered by PostgreSQL (locations.listed-json.ts
+ * listedLocationJson); every location of the batch is in `definitions`, with the names of its
+ * workspace's custom field definitions. Tags and sets are written once each per batch, with
+ * their rank in tag and set order (locations.json-fields.ts), so a location's list is joined in
+ * the order of an integer rather than sorted by name (a collation compare) row by row.
  *
  * The lists are aggregated from input sorted once (the subqueries' ORDER BY) rather than with
  * string_agg(... order by ...): before PostgreSQL 16 an ordered aggregate sorts each group on
@@ -155,8 +100,7 @@ const LOCATION_JSON = sql.raw(
 const batchJson = (ids: number[]) => sql`
   with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
   tag_json as (
-    select t.id, '{"id":' || t.id || ',"name":' || to_json(t.name)::text || ',"slug":' || to_json(t.slug)::text || '}' as json,
-      row_number() over (order by t.name, t.id) as rank
+    select t.id, ${tagJson('t')} as json, row_number() over (order by ${tagOrder('t')}) as rank
     from tags t
     where t.id in (select lt.tag_id from location_tags lt where lt.location_id = any(array(select id from page)))),
   tag_lists as (
@@ -166,8 +110,7 @@ const batchJson = (ids: number[]) => sql`
           order by lt.location_id, tj.rank) sorted
     group by location_id),
   set_json as (
-    select s.id, '{"id":' || s.id || ',"name":' || to_json(s.name)::text || '}' as json,
-      row_number() over (order by s.name, s.id) as rank
+    select s.id, ${setJson('s')} as json, row_number() over (order by ${setOrder('s')}) as rank
     from sets s
     where s.id in (select ls.set_id from location_sets ls where ls.location_id = any(array(select id from page)))),
   set_lists as (
@@ -177,11 +120,14 @@ const batchJson = (ids: number[]) => sql`
           order by ls.location_id, sj.rank) sorted
     group by location_id),
   definitions as (
-    select d.workspace_id, array_agg(d.name) as names from custom_field_definitions d
-    where d.workspace_id in (select l.workspace_id from locations l where l.id = any(array(select id from page)))
-    group by d.workspace_id),
+    select w.workspace_id, ${definitionNames(sql.raw('w.workspace_id'))} as names
+    from (select distinct l.workspace_id from locations l where l.id = any(array(select id from page))) w),
   rendered as (
-    select l.id, ${LOCATION_JSON} as json
+    select l.id, ${listedLocationJson('l', {
+      tags: sql.raw(`coalesce(tl.tags, '[]')`),
+      sets: sql.raw(`coalesce(sl.sets, '[]')`),
+      custom_fields: listedCustomValues(sql.raw('l.custom_values'), sql.raw('d.names')),
+    })} as json
     from locations l
     left join tag_lists tl on tl.location_id = l.id
     left join set_lists sl on sl.location_id = l.id
@@ -192,175 +138,6 @@ const batchJson = (ids: number[]) => sql`
   select string_agg(json, ',' order by id) as json
   from (select json, id, (row_number() over (order by id) - 1) / 100 as part from rendered) parts
   group by part order by part`;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const SPACE = 0x20;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-const MINUS = 0x2d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const TRUE = Buffer.from('true');
-const FALSE = Buffer.from('false');
-const NULL = Buffer.from('null');
-
-const isDigit = (byte: number) => byte >= DIGIT_0 && byte <= DIGIT_9;
-
-/** The index of the quote that ends the JSON string starting at `start`, before `end`; or -1. */
-function stringEnd(text: Buffer, start: number, end: number): number {
-  for (let at = start + 1; at < end; at++) {
-    const byte = text[at];
-    if (byte === BACKSLASH) at++;
-    else if (byte === QUOTE) return at;
-  }
-  return -1;
-}
-
-/** The end of a plain integer of at most 15 digits (held exactly by a double) at `start`, or -1. */
-function integerEnd(text: Buffer, start: number, end: number): number {
-  let at = text[start] === MINUS ? start + 1 : start;
-  const digits = at;
-  while (at < end && isDigit(text[at]!)) at++;
-  return at > digits && at - digits <= 15 ? at : -1;
-}
-
-/** Whether `word` is at `start`, before `end`. */
-function wordAt(text: Buffer, start: number, end: number, word: Buffer): boolean {
-  if (start + word.length > end) return false;
-  for (let i = 0; i < word.length; i++) if (text[start + i] !== word[i]) return false;
-  return true;
-}
-
-/** The end of a string, boolean, null or short integer at `start`, or -1. */
-function scalarEnd(text: Buffer, start: number, end: number): number {
-  if (text[start] === QUOTE) {
-    const close = stringEnd(text, start, end);
-    return close === -1 ? -1 : close + 1;
-  }
-  if (wordAt(text, start, end, TRUE) || wordAt(text, start, end, NULL)) return start + 4;
-  if (wordAt(text, start, end, FALSE)) return start + 5;
-  return integerEnd(text, start, end);
-}
-
-/** The end of an array of scalarEnd values (a multiselect's), as jsonb writes it, or -1. */
-function flatArrayEnd(text: Buffer, start: number, end: number): number {
-  if (text[start + 1] === CLOSE_BRACKET) return start + 2;
-  let at = start + 1;
-  for (;;) {
-    const valueEnd = scalarEnd(text, at, end);
-    if (valueEnd <= 0) return -1;
-    if (text[valueEnd] === CLOSE_BRACKET) return valueEnd + 1;
-    if (text[valueEnd] !== COMMA || text[valueEnd + 1] !== SPACE) return -1;
-    at = valueEnd + 2;
-  }
-}
-
-/**
- * Whether jsonb's text of an object, text[start, end), becomes what JSON.stringify(JSON.parse())
- * writes by dropping the space jsonb writes after each `:` and `,` (strings are escaped alike):
- * an object whose keys are not all digits (JavaScript lists integer keys first) and whose
- * values are strings, booleans, null, short integers or flat arrays of them. Read only:
- * nothing is moved unless the whole value qualifies.
- */
-function isCompactable(text: Buffer, start: number, end: number): boolean {
-  if (text[start] !== OPEN_BRACE) return false;
-  if (end - start === 2) return text[start + 1] === CLOSE_BRACE;
-  let at = start + 1;
-  for (;;) {
-    if (text[at] !== QUOTE) return false;
-    const keyEnd = stringEnd(text, at, end);
-    if (keyEnd === -1) return false;
-    let digitsOnly = keyEnd > at + 1;
-    for (let i = at + 1; digitsOnly && i < keyEnd; i++) digitsOnly = isDigit(text[i]!);
-    if (digitsOnly || text[keyEnd + 1] !== COLON || text[keyEnd + 2] !== SPACE) return false;
-    const value = keyEnd + 3;
-    const valueEnd =
-      text[value] === OPEN_BRACKET ? flatArrayEnd(text, value, end) : scalarEnd(text, value, end);
-    if (valueEnd <= 0) return false;
-    if (valueEnd === end - 1 && text[valueEnd] === CLOSE_BRACE) return true;
-    if (text[valueEnd] !== COMMA || text[valueEnd + 1] !== SPACE) return false;
-    at = valueEnd + 2;
-  }
-}
-
-/**
- * Copies text[start, end), a value isCompactable accepted, to `to` (not after `start`) without
- * the spaces outside its strings; answers where the copy ends. Byte by byte in place: no string
- * is made, which on a list of 100,000 locations was two thirds of the service's work.
- */
-function compactInto(text: Buffer, start: number, end: number, to: number): number {
-  let inString = false;
-  for (let at = start; at < end; at++) {
-    const byte = text[at]!;
-    if (inString) {
-      if (byte === BACKSLASH) text[to++] = text[at++]!;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (byte === SPACE) continue;
-    text[to++] = text[at]!;
-  }
-  return to;
-}
-
-/** A marked value JSON.stringify writes differently: a custom-field object, or a float8. */
-const rewritten = (value: string) =>
-  value.startsWith('{')
-    ? JSON.stringify(JSON.parse(value))
-    : // Number('NaN') and Number('Infinity') are written null, as JSON.stringify writes them.
-      JSON.stringify(Number(value));
-
-/**
- * A text of batchJson (UTF-8 bytes) with its marked values written as JavaScript writes them.
- * The text is rewritten in place, the bytes after each value moved up to it: the buffer is
- * this call's own (raw rows are views of what the socket read), and a new one per text would
- * double the bytes the service allocates for a list. Most marked values are custom-field
- * objects that only lose their spaces (compactInto); the others go through JavaScript. One
- * that comes out longer than it was with its marks (1e-05 as 0.00001) could overrun the bytes
- * not yet read: from there on, pieces are copied.
- */
-function listedPart(text: Buffer): Buffer {
-  let mark = text.indexOf(MARK);
-  if (mark === -1) return text;
-  let written = 0; // text[0, written) is final
-  let from = 0; // text[from, …) is still to read
-  while (mark !== -1) {
-    const end = text.indexOf(MARK, mark + 1);
-    text.copy(text, written, from, mark);
-    written += mark - from;
-    if (isCompactable(text, mark + 1, end)) {
-      written = compactInto(text, mark + 1, end, written);
-    } else {
-      const value = rewritten(text.toString('utf8', mark + 1, end));
-      const length = Buffer.byteLength(value);
-      if (written + length > end + 1) return grownPart(text, written, mark);
-      text.write(value, written, 'utf8');
-      written += length;
-    }
-    from = end + 1;
-    mark = text.indexOf(MARK, from);
-  }
-  text.copy(text, written, from);
-  return text.subarray(0, written + text.length - from);
-}
-
-/** listedPart once a value outgrows its place: text[0, written) is final, text[from, …) unread. */
-function grownPart(text: Buffer, written: number, from: number): Buffer {
-  const pieces = [text.subarray(0, written)];
-  let mark = text.indexOf(MARK, from);
-  while (mark !== -1) {
-    const end = text.indexOf(MARK, mark + 1);
-    pieces.push(text.subarray(from, mark), Buffer.from(rewritten(text.toString('utf8', mark + 1, end))));
-    from = end + 1;
-    mark = text.indexOf(MARK, from);
-  }
-  pieces.push(text.subarray(from));
-  return Buffer.concat(pieces);
-}
 
 export function createLocationsRepository(db: Database) {
   return {
@@ -394,7 +171,7 @@ export function createLocationsRepository(db: Database) {
             if (ids.length === 0) return [];
             // Bytes, not strings: the texts are relayed to the client nearly as they come.
             const parts = await rawRows(db, batchJson(ids));
-            return parts.map(([json]) => listedPart(json!));
+            return parts.map(([json]) => rewriteMarked(json!));
           },
         },
         () => countWhere(db, l, filterCondition(filter)),
@@ -403,14 +180,14 @@ export function createLocationsRepository(db: Database) {
 
     async list(filter: LocationFilter, page: Page): Promise<{ items: LocationPayload[]; total?: number }> {
       const where = filterCondition(filter);
-      const query = selectPayload(db).where(where).orderBy(asc(l.id)).$dynamic();
+      const query = selectLocations(db).where(where).orderBy(asc(l.id)).$dynamic();
       const { rows, total } = await fetchPage(query, page, () => countWhere(db, l, where));
-      return { items: rows.map(toPayload), total };
+      return { items: rows.map(toLocation), total };
     },
 
     async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {
-      const [row] = await selectPayload(tx).where(eq(l.id, id));
-      return row ? toPayload(row) : undefined;
+      const [row] = await selectLocations(tx).where(eq(l.id, id));
+      return row ? toLocation(row) : undefined;
     },
 
     /** The row, when the actor may reach it. */

@@ -3,6 +3,13 @@
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
 import { binaryBodySchema, bodyIdSchema, queryIdSchema } from '../../lib/schemas.ts';
+import {
+  LIST_RELATIONS,
+  LOCATION_FIELDS,
+  type OwnField,
+  type OwnFieldType,
+  type Relation,
+} from './locations.json-fields.ts';
 
 /** An optional text field: trimmed, '' stored as null. */
 const optionalText = (field: string, max: number) =>
@@ -83,28 +90,43 @@ export const listLocationsQuerySchema = paginationQuerySchema.extend({
   finder_id: queryIdSchema('finder id').optional(),
 });
 
-export const locationSchema = z.object({
-  id: z.number().int(),
-  workspace_id: z.number().int(),
-  external_id: z.string().nullable(),
-  title: z.string(),
-  description: z.string().nullable(),
-  address: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  country: z.string().nullable(),
-  zip: z.string().nullable(),
-  lat: z.number().nullable(),
-  lng: z.number().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  website: z.string().nullable(),
-  image_url: z.string().nullable(),
+/** What an own field's type is in JSON; a new schema object for each field, as zod would turn one shared between fields into a reference in the OpenAPI document. */
+const ownFieldSchemas = {
+  integer: () => z.number().int(),
+  text: () => z.string(),
+  float: () => z.number(),
+  time: () => z.string(),
+} satisfies Record<OwnFieldType, () => z.ZodType>;
+
+type OwnFieldSchema<F extends OwnField> = F extends { nullable: true }
+  ? z.ZodNullable<ReturnType<(typeof ownFieldSchemas)[F['type']]>>
+  : ReturnType<(typeof ownFieldSchemas)[F['type']]>;
+type OwnFieldsShape<Fields extends readonly OwnField[]> = {
+  [F in Fields[number] as F['key']]: OwnFieldSchema<F>;
+};
+
+const relationSchemas = {
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
   sets: z.array(z.object({ id: z.number().int(), name: z.string() })),
   custom_fields: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-  updated_at: z.string(),
+} satisfies Record<Relation, z.ZodType>;
+
+/** The schema of some own fields, keyed and ordered as the list gives them. */
+function ownFieldsShape<const Fields extends readonly OwnField[]>(fields: Fields): OwnFieldsShape<Fields> {
+  return Object.fromEntries(
+    fields.map((field) => {
+      const schema = ownFieldSchemas[field.type]();
+      return [field.key, field.nullable ? schema.nullable() : schema];
+    }),
+  ) as OwnFieldsShape<Fields>;
+}
+
+/** A location as the API writes it: its fields as locations.json-fields.ts lists them, in their order. */
+export const locationSchema = z.object({
+  ...ownFieldsShape(LOCATION_FIELDS.lead),
+  ...ownFieldsShape(LOCATION_FIELDS.head),
+  ...(Object.fromEntries(LIST_RELATIONS.map((key) => [key, relationSchemas[key]])) as typeof relationSchemas),
+  ...ownFieldsShape(LOCATION_FIELDS.tail),
 });
 export type LocationPayload = z.infer<typeof locationSchema>;
 

@@ -57,9 +57,9 @@ export const locationsTable = pgTable(
       .generatedAlwaysAs((): SQL => matchKeyOf((name) => sql.raw(name))),
     ...timestamps,
     /**
-     * The row's own fields as they appear in a list's JSON, kept by PostgreSQL so a list joins
-     * them instead of rendering them on every read (see locations.listed-json.ts). Internal:
-     * never sent as such.
+     * The head and the tail of a location's own fields (locations.json-fields.ts) as they appear
+     * in a list's JSON, kept by PostgreSQL so a list joins them instead of rendering them on
+     * every read (see locations.listed-json.ts). Internal: never sent as such.
      */
     listedJsonHead: text()
       .notNull()
