@@ -5,9 +5,8 @@
 // generated columns (locations.table.ts); the lead (the id and fields the payload leaves out,
 // cheap to write) and the relations (which depend on other rows) are written at read. A
 // streamed list then joins stored text instead of escaping a dozen strings, formatting two
-// floats and two timestamps per row each time it is read: a third of the database's work for a
-// 100,000-location list (2.1 -> 1.2 s on the embedded PostgreSQL 18). Writes pay once, about
-// 25 µs a row (2.5 s more for a 100,000-row import; measured, docs/api.md).
+// floats and two timestamps per row each time it is read: a large share of the database's work
+// for a long list. Writes pay for it once, at insert and update (the figures are in docs/api.md).
 //
 // A generated column takes only immutable expressions. to_json and to_char are declared
 // stable because some of their inputs depend on settings (a timestamp's DateStyle, a month
