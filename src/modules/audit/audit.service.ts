@@ -1,4 +1,4 @@
-// The `audit` check: records who changed what. Reading the log is audit.admin.service.ts.
+// The `audit` check: records who changed what. Reading the log is admin/audit.admin.service.ts.
 import type { AuditRepository } from './audit.repository.ts';
 
 export interface AuditEntry {

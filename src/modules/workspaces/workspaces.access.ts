@@ -1,7 +1,7 @@
 // Who may see what inside workspaces (docs/api.md, Conventions). Membership decides access to
 // everything a workspace holds; anything outside answers 404, exactly like a missing id. Every
 // workspace-scoped query filters through `accessibleWorkspace`, so the rule lives here. Data access
-// only: how routes are mounted for members and admins is src/plugins/scope.ts.
+// only: how routes are mounted for members and admins is src/modules/auth/auth.scope.ts.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
