@@ -2,22 +2,62 @@
 // entry points -> app -> routes -> a module's routes -> service -> repository -> table, with
 // src/lib as the ground floor. Type-only imports count: a cycle through types is still a cycle
 // the next change can turn into a runtime one.
+
+/**
+ * The floors of src/, lowest first: a folder imports its own floor and the ones below it, never
+ * one above. `path` is what a floor holds; the top floor is the files directly in src/ (the
+ * entry points and the wiring: app, routes, deps, schema, ...). src/widget is the browser's
+ * code, beside the service rather than on a floor of it: it may use src/lib's pure rules only,
+ * and of it the service reads only served.ts, the placeholder it writes its CDN_URL over.
+ */
+const FLOORS = [
+  { name: 'config', path: '^src/config/' },
+  { name: 'lib', path: '^src/lib/' },
+  { name: 'db', path: '^src/db/' },
+  { name: 'jobs-and-plugins', path: '^src/(jobs|plugins)/' },
+  { name: 'modules', path: '^src/modules/' },
+  { name: 'top', path: '^src/[^/]+\\.ts$' },
+];
+
+const floorRules = FLOORS.slice(0, -1).map((floor, index) => ({
+  name: `${floor.name}-imports-no-floor-above`,
+  severity: 'error',
+  comment: `${floor.path} imports from its own floor and below, never from ${FLOORS.slice(index + 1)
+    .map((above) => above.name)
+    .join(', ')} or the browser code.`,
+  from: { path: floor.path },
+  to: {
+    path: [...FLOORS.slice(index + 1).map((above) => above.path), '^src/widget/'],
+    pathNot: '^src/widget/served\\.ts$',
+  },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...floorRules,
+    {
+      name: 'browser-code-uses-only-lib',
+      severity: 'error',
+      comment: 'src/widget runs in the browser: of the service it may import src/lib only.',
+      from: { path: '^src/widget/' },
+      to: { path: '^src/', pathNot: '^src/(widget|lib)/' },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment:
+        'Folders import each other one way: no cycle between folders (a module folder, its sub-feature folders, lib, db, ...), type-only imports included.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
     {
       name: 'no-cycles',
       severity: 'error',
       comment: 'No import cycles, type-only ones included.',
       from: { path: '^(src|scripts|tests)/' },
       to: { circular: true },
-    },
-    {
-      name: 'lib-is-the-ground-floor',
-      severity: 'error',
-      comment: 'src/lib imports no feature module and no plugin.',
-      from: { path: '^src/lib/' },
-      to: { path: '^src/(modules|plugins)/' },
     },
     {
       name: 'data-layer-without-http',

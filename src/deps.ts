@@ -16,6 +16,8 @@ import type { FinderChangeListener } from './lib/payload-changes.ts';
 import { connectRedis, type GuardedRedis } from './lib/redis.ts';
 import { createStorage, type Storage } from './lib/storage/storage.ts';
 import { createAccountService } from './modules/account/account.service.ts';
+import { createAdminAuditService } from './modules/admin/audit/audit.admin.service.ts';
+import { createAdminUsersService } from './modules/admin/users/users.admin.service.ts';
 import { createAiImportApplyService } from './modules/ai-imports/ai-imports.apply.service.ts';
 import { createAiImportJobs } from './modules/ai-imports/ai-imports.jobs.ts';
 import { createDraftingModel, type DraftingModel } from './modules/ai-imports/ai-imports.model.ts';
@@ -27,7 +29,6 @@ import {
   EVENTS_PER_HOUR,
   EVENTS_WINDOW_SECONDS,
 } from './modules/analytics/analytics.service.ts';
-import { createAdminAuditService } from './modules/audit/admin/audit.admin.service.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createMaintenanceJobs } from './modules/auth/auth.jobs.ts';
@@ -51,6 +52,7 @@ import {
 } from './modules/finders/finders.payload.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createFindersService } from './modules/finders/finders.service.ts';
+import { finderLocationsOf } from './modules/finders/finders.shown-locations.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
@@ -71,7 +73,6 @@ import { createSetsRepository } from './modules/sets/sets.repository.ts';
 import { createSetsService } from './modules/sets/sets.service.ts';
 import { createTagsRepository } from './modules/tags/tags.repository.ts';
 import { createTagsService } from './modules/tags/tags.service.ts';
-import { createAdminUsersService } from './modules/users/admin/users.admin.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createWorkspacesRepository } from './modules/workspaces/workspaces.repository.ts';
@@ -224,7 +225,7 @@ function createServices({
   const locationsService = createLocationsService({
     db,
     locations,
-    finders,
+    finderLocations: finderLocationsOf(finders),
     changes,
     onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
   });

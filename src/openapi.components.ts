@@ -10,6 +10,8 @@
 import { z } from 'zod';
 import { errorResponseSchema } from './lib/schemas.ts';
 import { updateMeBodySchema } from './modules/account/account.schemas.ts';
+import { auditLogSchema } from './modules/admin/audit/audit.admin.schemas.ts';
+import { adminUserPayloadSchema, updateUserBodySchema } from './modules/admin/users/users.admin.schemas.ts';
 import {
   aiLogSchema,
   batchSchema,
@@ -21,7 +23,6 @@ import {
   patchItemBodySchema,
 } from './modules/ai-imports/ai-imports.schemas.ts';
 import { analyticsBodySchema, analyticsReportSchema } from './modules/analytics/analytics.schemas.ts';
-import { auditLogSchema } from './modules/audit/admin/audit.admin.schemas.ts';
 import {
   loginBodySchema,
   registerBodySchema,
@@ -66,7 +67,6 @@ import {
 } from './modules/processes/processes.schemas.ts';
 import { setSchema } from './modules/sets/sets.schemas.ts';
 import { tagSchema } from './modules/tags/tags.schemas.ts';
-import { adminUserPayloadSchema, updateUserBodySchema } from './modules/users/admin/users.admin.schemas.ts';
 import { userPayloadSchema } from './modules/users/users.schemas.ts';
 import { workspaceDetailSchema, workspaceSchema } from './modules/workspaces/workspaces.schemas.ts';
 

@@ -2,9 +2,10 @@
 // twice: for members, and under /admin for admins acting across every workspace.
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './modules/account/account.routes.ts';
+import { auditRoutes } from './modules/admin/audit/audit.admin.routes.ts';
+import { adminUsersRoutes } from './modules/admin/users/users.admin.routes.ts';
 import { aiImportsRoutes, aiLogsRoutes } from './modules/ai-imports/ai-imports.routes.ts';
 import { analyticsIngestRoutes, analyticsReportRoutes } from './modules/analytics/analytics.routes.ts';
-import { auditRoutes } from './modules/audit/admin/audit.admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { adminScope, memberScope } from './modules/auth/auth.scope.ts';
 import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
@@ -22,7 +23,6 @@ import { placeSearchRoutes } from './modules/place-search/place-search.routes.ts
 import { processesRoutes } from './modules/processes/processes.routes.ts';
 import { setsRoutes } from './modules/sets/sets.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
-import { adminUsersRoutes } from './modules/users/admin/users.admin.routes.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {

@@ -7,10 +7,11 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFinderPayloadRepository } from '../src/modules/finders/finders.payload.repository.ts';
+import { locationSetsTable, locationTagsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { mapLocationsTable, mapSetsTable, mapsTable } from '../src/modules/maps/maps.table.ts';
-import { locationSetsTable, setsTable } from '../src/modules/sets/sets.table.ts';
-import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
+import { setsTable } from '../src/modules/sets/sets.table.ts';
+import { tagsTable } from '../src/modules/tags/tags.table.ts';
 import type { FinderPayload } from '../src/widget/types.ts';
 import {
   attachMap,

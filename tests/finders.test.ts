@@ -14,10 +14,11 @@ import {
   finderLocationsTable,
   findersTable,
 } from '../src/modules/finders/finders.table.ts';
+import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { createMapsRepository } from '../src/modules/maps/maps.repository.ts';
 import { mapOwnersTable, mapsTable, mapWorkspacesTable } from '../src/modules/maps/maps.table.ts';
-import { locationSetsTable, setsTable } from '../src/modules/sets/sets.table.ts';
+import { setsTable } from '../src/modules/sets/sets.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { setIntegration } from './factories/widget-finders.ts';
 import { createCast, createWorkspace } from './factories/workspaces.ts';

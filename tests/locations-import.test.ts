@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
+import { locationTagsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { processEventsTable, processesTable } from '../src/modules/processes/processes.table.ts';
-import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
+import { tagsTable } from '../src/modules/tags/tags.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';

@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ignoreChanges } from '../src/lib/payload-changes.ts';
 import { findersTable } from '../src/modules/finders/finders.table.ts';
+import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { createMapsRepository } from '../src/modules/maps/maps.repository.ts';
 import { createMapsService } from '../src/modules/maps/maps.service.ts';
@@ -15,7 +16,7 @@ import {
   mapsTable,
   mapWorkspacesTable,
 } from '../src/modules/maps/maps.table.ts';
-import { locationSetsTable, setsTable } from '../src/modules/sets/sets.table.ts';
+import { setsTable } from '../src/modules/sets/sets.table.ts';
 import { type UserRow, usersTable } from '../src/modules/users/users.table.ts';
 import { workspacesTable } from '../src/modules/workspaces/workspaces.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';

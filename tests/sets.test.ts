@@ -3,9 +3,10 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findersTable } from '../src/modules/finders/finders.table.ts';
+import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { mapSetsTable, mapsTable } from '../src/modules/maps/maps.table.ts';
-import { locationSetsTable, setsTable } from '../src/modules/sets/sets.table.ts';
+import { setsTable } from '../src/modules/sets/sets.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { createCast, createWorkspace } from './factories/workspaces.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';

@@ -4,9 +4,10 @@
 import { and, count, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locationTagsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { findOrCreateTagsByName } from '../src/modules/tags/tags.repository.ts';
-import { locationTagsTable, tagsTable } from '../src/modules/tags/tags.table.ts';
+import { tagsTable } from '../src/modules/tags/tags.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { createCast, createWorkspace } from './factories/workspaces.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';

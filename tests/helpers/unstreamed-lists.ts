@@ -4,11 +4,11 @@
 import { and, asc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../src/db/client.ts';
+import { toAdminUserPayload } from '../../src/modules/admin/users/users.admin.schemas.ts';
 import { toSetPayload } from '../../src/modules/sets/sets.schemas.ts';
 import { setsTable } from '../../src/modules/sets/sets.table.ts';
 import { toTagPayload } from '../../src/modules/tags/tags.schemas.ts';
 import { tagsTable } from '../../src/modules/tags/tags.table.ts';
-import { toAdminUserPayload } from '../../src/modules/users/admin/users.admin.schemas.ts';
 import { usersTable } from '../../src/modules/users/users.table.ts';
 
 export interface PageQuery {

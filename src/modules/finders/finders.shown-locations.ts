@@ -1,8 +1,11 @@
 // Which locations a finder shows (docs/api.md, Finders): its own list, its backing map's direct
 // locations and the locations of the map's sets, each once. The one statement of the rule, read
-// by the location list's finder filter, the analytics' check of a batch's location ids and the
+// by the location list's finder filter (finderLocationsOf), the analytics' check of a batch's location ids and the
 // widget payload (its locations, in their order, and the workspaces its cache depends on).
 import { type SQL, sql } from 'drizzle-orm';
+import type { Actor } from '../../lib/actor.ts';
+import { createFinderNotFoundError } from './finders.errors.ts';
+import type { FindersRepository } from './finders.repository.ts';
 
 const value = (id: number | SQL): SQL => (typeof id === 'number' ? sql`${id}::int` : id);
 
@@ -33,4 +36,16 @@ export function shownLocations(
     select ls.location_id, null from location_sets ls
       join map_sets ms on ms.set_id = ls.set_id where ms.map_id = ${value(mapId)}${amongIds('ls.location_id')}`;
   return sql`select location_id, min(pos) as pos from (${branches}) u group by location_id`;
+}
+
+/**
+ * The locations finder `finderId` shows, for the location list's `finder_id` filter; a finder
+ * the actor cannot reach is a 404.
+ */
+export function finderLocationsOf(finders: Pick<FindersRepository, 'findAccessibleRef'>) {
+  return async (actor: Actor, finderId: number): Promise<SQL> => {
+    const finder = await finders.findAccessibleRef(actor, finderId);
+    if (!finder) throw createFinderNotFoundError();
+    return shownLocations(finder.id, finder.mapId);
+  };
 }

@@ -10,9 +10,7 @@ import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
-import { shownLocations } from '../finders/finders.shown-locations.ts';
-import { locationSetsTable, setsTable } from '../sets/sets.table.ts';
-import { locationTagsTable } from '../tags/tags.table.ts';
+import { setsTable } from '../sets/sets.table.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
 import {
   definitionNames,
@@ -28,6 +26,7 @@ import {
 } from './locations.json-fields.ts';
 import { rewriteMarked } from './locations.json-walker.ts';
 import { listedCustomValues, listedLocationJson } from './locations.listed-json.ts';
+import { locationSetsTable, locationTagsTable } from './locations.relations.table.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
 
@@ -71,16 +70,14 @@ function toLocation(row: Record<string, unknown>): LocationPayload {
 export interface LocationFilter {
   actor: Actor;
   workspaceId?: number;
-  /** A finder already checked to be visible to the actor. */
-  finder?: { id: number; mapId: number | null };
+  /** Only these locations: a statement of `location_id` rows, such as those a finder shows. */
+  among?: SQL;
 }
 
-function filterCondition({ actor, workspaceId, finder }: LocationFilter): SQL | undefined {
+function filterCondition({ actor, workspaceId, among }: LocationFilter): SQL | undefined {
   return and(
     listedWorkspace(l.workspaceId, actor, workspaceId),
-    finder === undefined
-      ? undefined
-      : sql`${l.id} in (select location_id from (${shownLocations(finder.id, finder.mapId)}) shown)`,
+    among === undefined ? undefined : sql`${l.id} in (select location_id from (${among}) among)`,
   );
 }
 

@@ -1,13 +1,12 @@
 // Locations: workspace-scoped CRUD with tags by name, sets by id and typed custom values
 // (docs/api.md, Locations). Every write of one request runs in one transaction.
+import type { SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page, StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
-import { createFinderNotFoundError } from '../finders/finders.errors.ts';
-import type { FindersRepository } from '../finders/finders.repository.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createLocationNotFoundError } from './locations.errors.ts';
@@ -18,10 +17,17 @@ import type { LocationRow, NewLocation } from './locations.table.ts';
 
 type Columns = Partial<NewLocation>;
 
+/**
+ * The locations a finder shows, as a statement of `location_id` rows, once the actor is known to
+ * reach the finder (else the finder's 404). Finders sit above locations, so the finders module
+ * provides it (finders.shown-locations.ts).
+ */
+export type FinderLocations = (actor: Actor, finderId: number) => Promise<SQL>;
+
 interface LocationsServiceDeps {
   db: Database;
   locations: LocationsRepository;
-  finders: FindersRepository;
+  finderLocations: FinderLocations;
   /** Told after each write (it never throws): locations are in finder payloads. */
   changes: PayloadChangeListener;
   /** Best-effort removal of a deleted location's image, after the commit. */
@@ -31,7 +37,7 @@ interface LocationsServiceDeps {
 export function createLocationsService({
   db,
   locations,
-  finders,
+  finderLocations,
   changes,
   onImageOrphaned,
 }: LocationsServiceDeps) {
@@ -99,11 +105,7 @@ export function createLocationsService({
       await assertWorkspaceAccess(db, actor, query.workspace_id);
       filter.workspaceId = query.workspace_id;
     }
-    if (query.finder_id !== undefined) {
-      const finder = await finders.findAccessibleRef(actor, query.finder_id);
-      if (!finder) throw createFinderNotFoundError();
-      filter.finder = finder;
-    }
+    if (query.finder_id !== undefined) filter.among = await finderLocations(actor, query.finder_id);
     return filter;
   }
 

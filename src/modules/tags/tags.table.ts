@@ -1,9 +1,7 @@
-// Tags of a workspace and their attachment to locations. Tags die with their workspace; the
-// location_tags rows die with either side, so deleting a tag removes it from every location
-// (docs/api.md, Tags) and deleting a location removes its tag links, never the tags themselves.
-import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+// Tags of a workspace. Tags die with their workspace; which locations carry a tag is the
+// locations module's (locations.relations.table.ts).
+import { pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
-import { locationsTable } from '../locations/locations.table.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 export const tagsTable = pgTable(
@@ -17,19 +15,6 @@ export const tagsTable = pgTable(
     ...timestamps,
   },
   (t) => [uniqueIndex('tags_workspace_id_slug_unique').on(t.workspaceId, t.slug)],
-);
-
-export const locationTagsTable = pgTable(
-  'location_tags',
-  {
-    locationId: integer()
-      .notNull()
-      .references(() => locationsTable.id, { onDelete: 'cascade' }),
-    tagId: integer()
-      .notNull()
-      .references(() => tagsTable.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.locationId, t.tagId] }), index('location_tags_tag_id_idx').on(t.tagId)],
 );
 
 export type TagRow = typeof tagsTable.$inferSelect;

@@ -4,9 +4,13 @@
 import type { Database, Executor, Transaction } from '../../../db/client.ts';
 import { advisoryXactLock } from '../../../db/locks.ts';
 import { mapBatches, type Page, type StreamedList } from '../../../lib/pagination.ts';
-import { createEmailTakenError, createLastAdminError, createUserNotFoundError } from '../users.errors.ts';
-import type { NewUser, UsersRepository } from '../users.repository.ts';
-import type { UsersService } from '../users.service.ts';
+import {
+  createEmailTakenError,
+  createLastAdminError,
+  createUserNotFoundError,
+} from '../../users/users.errors.ts';
+import type { NewUser, UsersRepository } from '../../users/users.repository.ts';
+import type { UsersService } from '../../users/users.service.ts';
 import {
   type AdminUserPayload,
   type AdminUsersQuery,

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../../lib/pagination.ts';
 import { nameSchema } from '../../../lib/schemas.ts';
-import { emailSchema, toUserPayload, userPayloadSchema } from '../users.schemas.ts';
-import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from '../users.table.ts';
+import { emailSchema, toUserPayload, userPayloadSchema } from '../../users/users.schemas.ts';
+import { subscriptionStatuses, subscriptionTiers, type UserRow, userRoles } from '../../users/users.table.ts';
 
 /**
  * The user payload plus `deleted_at`, so a list with `include_deleted` tells them apart

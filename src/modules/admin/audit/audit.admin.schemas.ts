@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../lib/pagination.ts';
 import { queryIdSchema } from '../../../lib/schemas.ts';
-import type { AuditLogRow } from '../audit.table.ts';
+import type { AuditLogRow } from '../../audit/audit.table.ts';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 100;
 

@@ -1,6 +1,6 @@
 // Reading the audit log (GET /admin/audit-logs): filters, newest first, always paged.
 import type { Listed } from '../../../lib/pagination.ts';
-import type { AuditRepository } from '../audit.repository.ts';
+import type { AuditRepository } from '../../audit/audit.repository.ts';
 import { type AuditLogPayload, type AuditLogsQuery, toAuditLogPayload } from './audit.admin.schemas.ts';
 
 export function createAdminAuditService(audit: AuditRepository) {
