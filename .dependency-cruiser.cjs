@@ -32,6 +32,31 @@ const floorRules = FLOORS.slice(0, -1).map((floor, index) => ({
   },
 }));
 
+/**
+ * A module's sub-feature folders (locations/import/, finders/payload/, ...) build on the
+ * module: they import its files, its files never import them. Where the module instead
+ * composes its sub-features (auth's service, plugin and routes over the stores and rules of
+ * sessions and the second factor; a location's table, schemas and queries over the rendering of
+ * its JSON), they are listed here and the direction is the other way.
+ * Either way a module and its sub-folder never import each other, which the folder-scoped cycle
+ * rule below cannot see (it counts a sub-folder's files as its parent's).
+ */
+const SUB_FEATURES_BELOW_THEIR_MODULE = [
+  'auth/sessions',
+  'auth/two-factor',
+  'locations/json',
+  'place-search/providers',
+];
+const below = `^src/modules/(${SUB_FEATURES_BELOW_THEIR_MODULE.join('|')})/`;
+
+const composedSubFeatureRules = SUB_FEATURES_BELOW_THEIR_MODULE.map((folder) => ({
+  name: 'composed-sub-features-never-import-their-module',
+  severity: 'error',
+  comment: `src/modules/${folder}/ never imports the files of its module, which compose it.`,
+  from: { path: `^src/modules/${folder}/` },
+  to: { path: `^src/modules/${folder.split('/')[0]}/[^/]+$` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -43,6 +68,14 @@ module.exports = {
       from: { path: '^src/widget/' },
       to: { path: '^src/', pathNot: '^src/(widget|lib)/' },
     },
+    {
+      name: 'sub-features-build-on-their-module',
+      severity: 'error',
+      comment: "A module's own files never import its sub-feature folders (but those listed as below it).",
+      from: { path: '^src/modules/([^/]+)/[^/]+$' },
+      to: { path: '^src/modules/$1/[^/]+/', pathNot: below },
+    },
+    ...composedSubFeatureRules,
     {
       name: 'no-folder-cycles',
       severity: 'error',

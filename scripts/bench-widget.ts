@@ -26,13 +26,13 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { randomToken } from '../src/lib/crypto.ts';
-import { precompress } from '../src/modules/finders/finders.payload.cache.ts';
+import { precompress } from '../src/modules/finders/payload/finders.payload.cache.ts';
 import {
   BUILD_SETTINGS,
   createFinderPayloadRepository,
   locationIdsStatement,
   sliceStatement,
-} from '../src/modules/finders/finders.payload.repository.ts';
+} from '../src/modules/finders/payload/finders.payload.repository.ts';
 import { openBenchDatabase } from './bench-database.ts';
 
 const CONNECTIONS = 50;

@@ -20,9 +20,9 @@ import { createAdminAuditService } from './modules/admin/audit/audit.admin.servi
 import { createAdminUsersService } from './modules/admin/users/users.admin.service.ts';
 import { createAiImportApplyService } from './modules/ai-imports/ai-imports.apply.service.ts';
 import { createAiImportJobs } from './modules/ai-imports/ai-imports.jobs.ts';
-import { createDraftingModel, type DraftingModel } from './modules/ai-imports/ai-imports.model.ts';
 import { createAiImportsRepository } from './modules/ai-imports/ai-imports.repository.ts';
 import { createAiImportsService } from './modules/ai-imports/ai-imports.service.ts';
+import { createDraftingModel, type DraftingModel } from './modules/ai-imports/models/ai-imports.model.ts';
 import { createAnalyticsRepository } from './modules/analytics/analytics.repository.ts';
 import {
   createAnalyticsService,
@@ -34,31 +34,31 @@ import { createAuditService } from './modules/audit/audit.service.ts';
 import { createMaintenanceJobs } from './modules/auth/auth.jobs.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/auth.tokens.ts';
-import { createLoginChallengeService } from './modules/auth/login-challenge.service.ts';
-import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
-import { createSessionsService } from './modules/auth/sessions.service.ts';
-import { createTwoFactorRepository } from './modules/auth/two-factor.repository.ts';
-import { createTwoFactorService } from './modules/auth/two-factor.service.ts';
+import { createSessionsRepository } from './modules/auth/sessions/sessions.repository.ts';
+import { createSessionsService } from './modules/auth/sessions/sessions.service.ts';
+import { createLoginChallengeService } from './modules/auth/two-factor/login-challenge.service.ts';
+import { createTwoFactorRepository } from './modules/auth/two-factor/two-factor.repository.ts';
+import { createTwoFactorService } from './modules/auth/two-factor/two-factor.service.ts';
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createCustomFieldsRepository } from './modules/custom-fields/custom-fields.repository.ts';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.ts';
 import { createFinderIntegrationsService } from './modules/finders/finders.integrations.service.ts';
-import { createPayloadCache } from './modules/finders/finders.payload.cache.ts';
-import { createFinderPayloadRepository } from './modules/finders/finders.payload.repository.ts';
-import {
-  createFinderPayloadService,
-  removePublishedFiles,
-} from './modules/finders/finders.payload.service.ts';
 import { createFindersRepository } from './modules/finders/finders.repository.ts';
 import { createFindersService } from './modules/finders/finders.service.ts';
 import { finderLocationsOf } from './modules/finders/finders.shown-locations.ts';
+import { createPayloadCache } from './modules/finders/payload/finders.payload.cache.ts';
+import { createFinderPayloadRepository } from './modules/finders/payload/finders.payload.repository.ts';
+import {
+  createFinderPayloadService,
+  removePublishedFiles,
+} from './modules/finders/payload/finders.payload.service.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
-import { createLocationImageService } from './modules/locations/locations.image.service.ts';
-import { createLocationImportRepository } from './modules/locations/locations.import.repository.ts';
-import { createLocationImportService } from './modules/locations/locations.import.service.ts';
+import { createLocationImageService } from './modules/locations/image/locations.image.service.ts';
+import { createLocationImportRepository } from './modules/locations/import/locations.import.repository.ts';
+import { createLocationImportService } from './modules/locations/import/locations.import.service.ts';
 import { createLocationsRepository } from './modules/locations/locations.repository.ts';
 import { createLocationsService } from './modules/locations/locations.service.ts';
 import { createMapsRepository } from './modules/maps/maps.repository.ts';

@@ -29,7 +29,7 @@ import {
   tokenResponseSchema,
   twoFactorChallengeResponseSchema,
 } from './modules/auth/auth.schemas.ts';
-import { sessionSchema } from './modules/auth/sessions.schemas.ts';
+import { sessionSchema } from './modules/auth/sessions/sessions.schemas.ts';
 import { invoiceSchema } from './modules/billing/billing.schemas.ts';
 import {
   createCustomFieldBodySchema,
@@ -37,17 +37,17 @@ import {
   updateCustomFieldBodySchema,
 } from './modules/custom-fields/custom-fields.schemas.ts';
 import {
-  finderWidgetPayloadSchema,
-  payloadLocationSchema,
-  publicationInfoSchema,
-  publishResultSchema,
-} from './modules/finders/finders.payload.schemas.ts';
-import {
   createFinderBodySchema,
   finderSchema,
   integrationSchema,
   updateFinderBodySchema,
 } from './modules/finders/finders.schemas.ts';
+import {
+  finderWidgetPayloadSchema,
+  payloadLocationSchema,
+  publicationInfoSchema,
+  publishResultSchema,
+} from './modules/finders/payload/finders.payload.schemas.ts';
 import { invitePreviewSchema, inviteSchema } from './modules/invites/invites.schemas.ts';
 import {
   createLocationBodySchema,

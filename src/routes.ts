@@ -12,11 +12,14 @@ import { sessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.ts';
-import { finderDetailsRoutes, finderPublishRoutes } from './modules/finders/finders.payload.routes.ts';
 import { findersRoutes } from './modules/finders/finders.routes.ts';
+import {
+  finderDetailsRoutes,
+  finderPublishRoutes,
+} from './modules/finders/payload/finders.payload.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
-import { locationImageRoutes } from './modules/locations/locations.image.routes.ts';
-import { locationImportRoutes } from './modules/locations/locations.import.routes.ts';
+import { locationImageRoutes } from './modules/locations/image/locations.image.routes.ts';
+import { locationImportRoutes } from './modules/locations/import/locations.import.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { mapsRoutes } from './modules/maps/maps.routes.ts';
 import { placeSearchRoutes } from './modules/place-search/place-search.routes.ts';

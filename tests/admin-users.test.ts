@@ -2,9 +2,10 @@
 // editing (email uniqueness, races included), soft deletion that kills the user's tokens at
 // once, role and tier changes that take effect without a new token, and the rule that the last
 // admin can be neither demoted nor deleted, even by two requests racing.
+
 import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionsTable } from '../src/modules/auth/auth.table.ts';
+import { sessionsTable } from '../src/modules/auth/sessions/sessions.table.ts';
 import { type UserRow, usersTable } from '../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from './factories/users.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';

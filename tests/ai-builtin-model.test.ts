@@ -4,26 +4,26 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_DRAFTED_LOCATIONS } from '../src/modules/ai-imports/ai-imports.answers.ts';
+import { normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';
+import type { AiImportSourceAnswers } from '../src/modules/ai-imports/ai-imports.table.ts';
 import {
   countryInScope,
   parsePostalLine,
   streetScore,
-} from '../src/modules/ai-imports/ai-imports.builtin-address.ts';
+} from '../src/modules/ai-imports/builtin/ai-imports.builtin-address.ts';
 import {
   extractContacts,
   extractCoordinates,
   isOpeningHours,
   isPhoneNumber,
-} from '../src/modules/ai-imports/ai-imports.builtin-contacts.ts';
-import { splitEntries } from '../src/modules/ai-imports/ai-imports.builtin-layout.ts';
+} from '../src/modules/ai-imports/builtin/ai-imports.builtin-contacts.ts';
+import { splitEntries } from '../src/modules/ai-imports/builtin/ai-imports.builtin-layout.ts';
 import {
   BUILTIN_MODEL_NAME,
   type BuiltinDraftSummary,
   createBuiltinModel,
   draftFromAnswers,
-} from '../src/modules/ai-imports/ai-imports.builtin-model.ts';
-import { normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';
-import type { AiImportSourceAnswers } from '../src/modules/ai-imports/ai-imports.table.ts';
+} from '../src/modules/ai-imports/builtin/ai-imports.builtin-model.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/ai-import/${name}`, import.meta.url), 'utf8');

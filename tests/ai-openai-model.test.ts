@@ -5,15 +5,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { MAX_DRAFTED_LOCATIONS } from '../src/modules/ai-imports/ai-imports.answers.ts';
-import { createDraftingModel } from '../src/modules/ai-imports/ai-imports.model.ts';
 import { normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';
+import type { AiImportSourceAnswers } from '../src/modules/ai-imports/ai-imports.table.ts';
+import { createDraftingModel } from '../src/modules/ai-imports/models/ai-imports.model.ts';
 import {
   createOpenAiModel,
   describeTarget,
   LOCATIONS_JSON_SCHEMA,
   OPENAI_PROMPT_VERSION,
-} from '../src/modules/ai-imports/ai-imports.openai-model.ts';
-import type { AiImportSourceAnswers } from '../src/modules/ai-imports/ai-imports.table.ts';
+} from '../src/modules/ai-imports/models/ai-imports.openai-model.ts';
 import { type FakeOpenAi, startFakeOpenAi, strictSchemaProblem } from './fakes/openai.ts';
 
 let fake: FakeOpenAi;

@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogsTable } from '../src/modules/audit/audit.table.ts';
-import { sessionsTable } from '../src/modules/auth/auth.table.ts';
+import { sessionsTable } from '../src/modules/auth/sessions/sessions.table.ts';
 import { usersTable } from '../src/modules/users/users.table.ts';
 import { workspaceMembersTable, workspacesTable } from '../src/modules/workspaces/workspaces.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';

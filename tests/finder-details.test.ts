@@ -6,7 +6,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFinderPayloadRepository } from '../src/modules/finders/finders.payload.repository.ts';
+import { createFinderPayloadRepository } from '../src/modules/finders/payload/finders.payload.repository.ts';
 import { locationSetsTable, locationTagsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { mapLocationsTable, mapSetsTable, mapsTable } from '../src/modules/maps/maps.table.ts';

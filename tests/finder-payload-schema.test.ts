@@ -3,7 +3,7 @@
 // never passes them through the schema, so this test is what keeps the two together: the
 // schema's objects are strict, and a key the bytes gain or lose fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finderWidgetPayloadSchema } from '../src/modules/finders/finders.payload.schemas.ts';
+import { finderWidgetPayloadSchema } from '../src/modules/finders/payload/finders.payload.schemas.ts';
 import { created, createPayloadScene, type PayloadScene } from './factories/finder-payloads.ts';
 import { createWidgetFinder } from './factories/widget-finders.ts';
 import { createCast } from './factories/workspaces.ts';

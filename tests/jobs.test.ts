@@ -1,9 +1,10 @@
 // The job registry: sends are validated and transactional; the worker's handlers run for real.
+
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { registerJobs, runJob } from '../src/job-handlers.ts';
-import { sessionsTable } from '../src/modules/auth/auth.table.ts';
+import { sessionsTable } from '../src/modules/auth/sessions/sessions.table.ts';
 import { createUser } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 

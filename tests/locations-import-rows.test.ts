@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrayLiteral, copyField } from '../src/lib/pg-copy.ts';
 import type { CustomFieldDefinitionRow } from '../src/modules/custom-fields/custom-fields.table.ts';
-import { copyLine } from '../src/modules/locations/locations.import.repository.ts';
+import { copyLine } from '../src/modules/locations/import/locations.import.repository.ts';
 import {
   type Layout,
   looseKey,
@@ -12,7 +12,7 @@ import {
   type RowError,
   readLayout,
   TagCollector,
-} from '../src/modules/locations/locations.import.rows.ts';
+} from '../src/modules/locations/import/locations.import.rows.ts';
 
 const definition = (name: string, type: string, options: string[] | null = null) =>
   ({

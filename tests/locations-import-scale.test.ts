@@ -9,8 +9,8 @@ import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom
 import {
   copyLine,
   createLocationImportRepository,
-} from '../src/modules/locations/locations.import.repository.ts';
-import { parseRow, readLayout, TagCollector } from '../src/modules/locations/locations.import.rows.ts';
+} from '../src/modules/locations/import/locations.import.repository.ts';
+import { parseRow, readLayout, TagCollector } from '../src/modules/locations/import/locations.import.rows.ts';
 import { createLocationsRepository } from '../src/modules/locations/locations.repository.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { processesTable } from '../src/modules/processes/processes.table.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../src/db/client.ts';
-import { createLocationImportRepository } from '../src/modules/locations/locations.import.repository.ts';
+import { createLocationImportRepository } from '../src/modules/locations/import/locations.import.repository.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { processesTable } from '../src/modules/processes/processes.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';

@@ -1,4 +1,4 @@
-// The one list of a location's JSON fields (src/modules/locations/locations.json-fields.ts)
+// The one list of a location's JSON fields (src/modules/locations/json/locations.json-fields.ts)
 // against what holds it and what is derived from it: the columns of the latest drizzle-kit
 // snapshot (each field a column of its type and nullability, the stored columns' expressions
 // as drizzle-kit compares them, so a field added without its migration fails here), and the
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getTableConfig, PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { payloadLocationSchema } from '../src/modules/finders/finders.payload.schemas.ts';
+import { payloadLocationSchema } from '../src/modules/finders/payload/finders.payload.schemas.ts';
 import {
   LIST_RELATIONS,
   LOCATION_FIELDS,
@@ -15,7 +15,7 @@ import {
   type OwnFieldType,
   PAYLOAD_FIELDS,
   PAYLOAD_RELATIONS,
-} from '../src/modules/locations/locations.json-fields.ts';
+} from '../src/modules/locations/json/locations.json-fields.ts';
 import { locationSchema } from '../src/modules/locations/locations.schemas.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 

@@ -1,9 +1,9 @@
-// rewriteMarked (src/modules/locations/locations.json-walker.ts) on texts written here the way
+// rewriteMarked (src/modules/locations/json/locations.json-walker.ts) on texts written here the way
 // PostgreSQL writes a list's marked values: every result must be what JSON.stringify writes for
 // the same value, whether the walker compacts the bytes in place or hands the value to
 // JavaScript, and whether the rewritten text is shorter or longer than the marked one.
 import { describe, expect, it } from 'vitest';
-import { MARK, rewriteMarked } from '../src/modules/locations/locations.json-walker.ts';
+import { MARK, rewriteMarked } from '../src/modules/locations/json/locations.json-walker.ts';
 
 const M = String.fromCharCode(MARK);
 const marked = (value: string) => `${M}${value}${M}`;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionsTable } from '../src/modules/auth/auth.table.ts';
+import { sessionsTable } from '../src/modules/auth/sessions/sessions.table.ts';
 import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';

@@ -5,6 +5,7 @@
 // runs with the counters in the process and on Redis. The Redis runs use a throwaway
 // redis-server of their own, so counters keyed by user id cannot meet those of another test
 // database (ids start at 1 in each) on a shared server.
+
 import { eq, sum } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import {
@@ -22,7 +23,7 @@ import { buildApp } from '../src/app.ts';
 import { createDeps } from '../src/deps.ts';
 import * as crypto from '../src/lib/crypto.ts';
 import { matchTotp, totpCode } from '../src/lib/totp.ts';
-import { loginChallengesTable } from '../src/modules/auth/auth.table.ts';
+import { loginChallengesTable } from '../src/modules/auth/two-factor/two-factor.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 import { canRunRedisServer, startThrowawayRedis, type ThrowawayRedis } from './helpers/redis.ts';

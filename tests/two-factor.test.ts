@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { Secret } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchTotp, totpCode } from '../src/lib/totp.ts';
-import { loginChallengesTable, recoveryCodesTable } from '../src/modules/auth/auth.table.ts';
+import { loginChallengesTable, recoveryCodesTable } from '../src/modules/auth/two-factor/two-factor.table.ts';
 import { usersTable } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { type FakeSmtp, startFakeSmtp } from './fakes/smtp.ts';

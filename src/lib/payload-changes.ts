@@ -1,6 +1,7 @@
-// What a write tells the finder payload cache (modules/finders/finders.payload.cache.ts): which finders'
-// widget payloads it may have changed. Writers get a listener injected from src/deps.ts and
-// call it after their transaction commits, so a payload rebuilt on the news reads the write.
+// What a write tells the finder payload cache (modules/finders/payload/finders.payload.cache.ts):
+// which finders' widget payloads it may have changed. Writers get a listener injected from
+// src/deps.ts and call it after their transaction commits, so a payload rebuilt on the news
+// reads the write.
 // Listeners never throw: a lost notice costs at most the cache's 60 s TTL, never a request.
 
 /** Finder CRUD (settings, authorized_urls, own locations, integrations, delete) names the finder itself. */

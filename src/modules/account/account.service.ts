@@ -2,12 +2,13 @@
 // Changing the email or the password, and deleting the account, take the password again;
 // those checks are throttled per user like logins (5 failures a minute -> 429, however many
 // arrive at once), so a stolen token is not a way to guess the password.
+
 import type { Database } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import type { FailureLimiter } from '../../lib/limiter.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import type { SessionsRepository } from '../auth/sessions.repository.ts';
-import type { TwoFactorRepository } from '../auth/two-factor.repository.ts';
+import type { SessionsRepository } from '../auth/sessions/sessions.repository.ts';
+import type { AuthContext } from '../auth/sessions/sessions.table.ts';
+import type { TwoFactorRepository } from '../auth/two-factor/two-factor.repository.ts';
 import { createEmailTakenError } from '../users/users.errors.ts';
 import type { NewUser, UsersRepository } from '../users/users.repository.ts';
 import { toUserPayload, type UserPayload } from '../users/users.schemas.ts';

@@ -17,8 +17,8 @@ import { mapWithConcurrency } from '../../lib/concurrency.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
 import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
-import { copyLine, type LocationImportRepository } from '../locations/locations.import.repository.ts';
-import { looseKey, TagCollector } from '../locations/locations.import.rows.ts';
+import { copyLine, type LocationImportRepository } from '../locations/import/locations.import.repository.ts';
+import { looseKey, TagCollector } from '../locations/import/locations.import.rows.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import {

@@ -6,7 +6,7 @@
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
 import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
-import type { Layout, ParsedRow } from '../locations/locations.import.rows.ts';
+import type { Layout, ParsedRow } from '../locations/import/locations.import.rows.ts';
 import { EMAIL_CUSTOM_FIELD, validatePayload } from './ai-imports.normalize.ts';
 import { effectivePayload } from './ai-imports.schemas.ts';
 import type {

@@ -1,6 +1,6 @@
 // The contract every drafting model implements (docs/api.md, Models): guided answers in, draft
-// locations and token usage out. Kept apart from the factory in ai-imports.model.ts so the models
-// can import it without an import cycle; ai-imports.model.ts re-exports it.
+// locations and token usage out. Kept apart from the factory (models/ai-imports.model.ts) so
+// the models can import it without an import cycle; the factory re-exports it.
 import type { LocationCountRange } from './ai-imports.answers.ts';
 import type { AiImportSourceAnswers, AiImportUsageMetadata } from './ai-imports.table.ts';
 

@@ -12,7 +12,7 @@ import { UpstreamError } from '../../lib/upstream.ts';
 import type { ProcessChangeWhere } from '../processes/processes.repository.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { locationCountTarget } from './ai-imports.answers.ts';
-import type { Draft, DraftingModel } from './ai-imports.model.ts';
+import type { Draft, DraftingModel } from './ai-imports.drafting.ts';
 import { normalizeItems } from './ai-imports.normalize.ts';
 import type { AiImportsRepository } from './ai-imports.repository.ts';
 import type { AiImportBatchRow } from './ai-imports.table.ts';

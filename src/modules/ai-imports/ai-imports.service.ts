@@ -10,6 +10,7 @@ import type { Actor } from '../../lib/actor.ts';
 import type { Listed } from '../../lib/pagination.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import type { DraftingModel } from './ai-imports.drafting.ts';
 import {
   createAiImportBatchNotFoundError,
   createAiImportItemNotFoundError,
@@ -17,7 +18,6 @@ import {
   createFinderNotInWorkspaceError,
   createItemHasValidationErrorsError,
 } from './ai-imports.errors.ts';
-import type { DraftingModel } from './ai-imports.model.ts';
 import { assessPayloads, mergePayload } from './ai-imports.normalize.ts';
 import type { AiImportsRepository, ItemUpdate } from './ai-imports.repository.ts';
 import {

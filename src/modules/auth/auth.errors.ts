@@ -1,10 +1,5 @@
-// Errors of the accounts and login flows.
+// Errors of the login flow's first step.
 import { createUnauthenticatedError } from '../../lib/errors.ts';
 
 export const createInvalidCredentialsError = () =>
   createUnauthenticatedError('These credentials do not match our records.');
-
-export const createInvalidChallengeError = () =>
-  createUnauthenticatedError('The login challenge is invalid or has expired.');
-
-export const createInvalidCodeError = () => createUnauthenticatedError('The code is invalid.');

@@ -1,7 +1,7 @@
 // Housekeeping of the accounts tables, run by the worker every hour (src/jobs). Safe to run
 // twice: it only deletes what has expired.
-import type { SessionsRepository } from './sessions.repository.ts';
-import type { TwoFactorRepository } from './two-factor.repository.ts';
+import type { SessionsRepository } from './sessions/sessions.repository.ts';
+import type { TwoFactorRepository } from './two-factor/two-factor.repository.ts';
 
 /** Expired or revoked sessions are kept this long so users can still see them listed. */
 const SESSION_RETENTION_DAYS = 30;

@@ -2,13 +2,14 @@
 // bearer token), `auth_session` (its session row is live; docs/api.md, Tokens and sessions) and
 // `audit` (one audit row per state-changing request). Route plugins opt in with
 // `app.addHook('onRequest', app.authenticate)`.
+
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/config.ts';
 import { createUnauthenticatedError } from '../../lib/errors.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import type { AuthContext, AuthService } from './auth.service.ts';
+import type { AuthService } from './auth.service.ts';
 import {
   JWT_ALGORITHM,
   REQUIRED_CLAIMS,
@@ -16,6 +17,7 @@ import {
   registeredClaimsSchema,
   type TokenClaims,
 } from './auth.tokens.ts';
+import type { AuthContext } from './sessions/sessions.table.ts';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {

@@ -2,6 +2,7 @@
 // `auth_session` checks every AUTH request passes. A token is valid only while its session
 // row (keyed by jti) exists, is not revoked and has not expired; revocation lives in
 // PostgreSQL, so it survives restarts.
+
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { createUnauthenticatedError } from '../../lib/errors.ts';
@@ -13,11 +14,11 @@ import { toUserPayload } from '../users/users.schemas.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { createInvalidCredentialsError } from './auth.errors.ts';
 import type { LoginBody, LoginTwoFactorBody, RegisterBody, TokenResponse } from './auth.schemas.ts';
-import type { SessionRow } from './auth.table.ts';
 import type { IssuedToken, RegisteredClaims, TokenIssuer } from './auth.tokens.ts';
-import type { LoginChallengeService, TwoFactorChallenge } from './login-challenge.service.ts';
-import type { SessionsRepository } from './sessions.repository.ts';
-import { hasSecondFactor } from './two-factor.service.ts';
+import type { SessionsRepository } from './sessions/sessions.repository.ts';
+import type { AuthContext } from './sessions/sessions.table.ts';
+import type { LoginChallengeService, TwoFactorChallenge } from './two-factor/login-challenge.service.ts';
+import { hasSecondFactor } from './two-factor/two-factor.service.ts';
 
 export const TRIAL_DAYS = 14;
 
@@ -34,11 +35,6 @@ export const newAccountDefaults = (now = new Date()) => ({
 
 /** `last_used_at` is refreshed at most this often, so most requests write nothing. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-export interface AuthContext {
-  user: UserRow;
-  session: SessionRow;
-}
 
 interface AuthServiceDeps {
   db: Database;

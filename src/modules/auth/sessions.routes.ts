@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 
 import { requireAuth } from './auth.plugin.ts';
-import { revokedCountSchema, sessionSchema } from './sessions.schemas.ts';
+import { revokedCountSchema, sessionSchema } from './sessions/sessions.schemas.ts';
 
 export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.deps.services.sessions;

@@ -23,9 +23,9 @@ import {
   setOrder,
   tagJson,
   tagOrder,
-} from './locations.json-fields.ts';
-import { rewriteMarked } from './locations.json-walker.ts';
-import { listedCustomValues, listedLocationJson } from './locations.listed-json.ts';
+} from './json/locations.json-fields.ts';
+import { rewriteMarked } from './json/locations.json-walker.ts';
+import { listedCustomValues, listedLocationJson } from './json/locations.listed-json.ts';
 import { locationSetsTable, locationTagsTable } from './locations.relations.table.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';

@@ -9,7 +9,7 @@ import {
   type OwnField,
   type OwnFieldType,
   type Relation,
-} from './locations.json-fields.ts';
+} from './json/locations.json-fields.ts';
 
 /** An optional text field: trimmed, '' stored as null. */
 const optionalText = (field: string, max: number) =>

@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { doublePrecision, index, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
-import { listedJsonHead, listedJsonTail } from './locations.listed-json.ts';
+import { listedJsonHead, listedJsonTail } from './json/locations.listed-json.ts';
 
 /** lower(value) without any whitespace; '' for null. Immutable, so usable in a generated column. */
 const normalize = (value: SQL) => sql`lower(regexp_replace(coalesce(${value}, ''), '[[:space:]]+', '', 'g'))`;

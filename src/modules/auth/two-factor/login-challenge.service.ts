@@ -2,20 +2,21 @@
 // second factor on answers a challenge instead of a token, and POST /login/2fa completes it with a
 // TOTP code, the mailed code or a recovery code. Challenge tokens and codes are stored as SHA-256
 // hashes only.
-import type { Database } from '../../db/client.ts';
-import { randomToken, type SecretBox, safeEqual, sha256Hex } from '../../lib/crypto.ts';
-import { createProviderUnavailableError } from '../../lib/errors.ts';
-import type { ClientInfo } from '../../lib/http.ts';
-import type { FailureLimiter } from '../../lib/limiter.ts';
-import type { Mailer } from '../../lib/mail.ts';
-import { matchTotp } from '../../lib/totp.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
-import type { UserRow } from '../users/users.table.ts';
-import { createInvalidChallengeError, createInvalidCodeError } from './auth.errors.ts';
-import type { TwoFactorMethod } from './auth.table.ts';
+
+import type { Database } from '../../../db/client.ts';
+import { randomToken, type SecretBox, safeEqual, sha256Hex } from '../../../lib/crypto.ts';
+import { createProviderUnavailableError } from '../../../lib/errors.ts';
+import type { ClientInfo } from '../../../lib/http.ts';
+import type { FailureLimiter } from '../../../lib/limiter.ts';
+import type { Mailer } from '../../../lib/mail.ts';
+import { matchTotp } from '../../../lib/totp.ts';
+import type { UsersRepository } from '../../users/users.repository.ts';
+import type { UserRow } from '../../users/users.table.ts';
 import { emailCodeHash, newEmailCode, recoveryHash } from './two-factor.codes.ts';
+import { createInvalidChallengeError, createInvalidCodeError } from './two-factor.errors.ts';
 import { loginCodeMail } from './two-factor.mail.ts';
 import type { TwoFactorRepository } from './two-factor.repository.ts';
+import type { TwoFactorMethod } from './two-factor.table.ts';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
 export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;

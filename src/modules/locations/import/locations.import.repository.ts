@@ -4,10 +4,11 @@
 // a failed import leaves nothing behind.
 import type { Writable } from 'node:stream';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, sqlClientOf, type Transaction } from '../../db/client.ts';
-import { advisoryXactLock } from '../../db/locks.ts';
-import { arrayLiteral, copyField } from '../../lib/pg-copy.ts';
-import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
+import { type Executor, sqlClientOf, type Transaction } from '../../../db/client.ts';
+import { advisoryXactLock } from '../../../db/locks.ts';
+import { arrayLiteral, copyField } from '../../../lib/pg-copy.ts';
+import { findOrCreateTagsByName } from '../../tags/tags.repository.ts';
+import { matchKeyOf } from '../locations.table.ts';
 import {
   type Column,
   columns,
@@ -18,7 +19,6 @@ import {
   type TextColumn,
   textColumns,
 } from './locations.import.rows.ts';
-import { matchKeyOf } from './locations.table.ts';
 
 /**
  * Staging: valid rows are streamed with COPY into a temporary table as the file is parsed, so

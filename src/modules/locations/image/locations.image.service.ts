@@ -5,14 +5,14 @@
 // and removed objects are deleted best effort.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../lib/actor.ts';
-import { detectImageType } from '../../lib/images.ts';
-import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
-import type { Storage } from '../../lib/storage/storage.ts';
-import { createLocationNotFoundError, createUnsupportedImageError } from './locations.errors.ts';
-import type { LocationsRepository } from './locations.repository.ts';
-import type { LocationPayload } from './locations.schemas.ts';
+import type { Database } from '../../../db/client.ts';
+import type { Actor } from '../../../lib/actor.ts';
+import { detectImageType } from '../../../lib/images.ts';
+import type { PayloadChangeListener } from '../../../lib/payload-changes.ts';
+import type { Storage } from '../../../lib/storage/storage.ts';
+import { createLocationNotFoundError, createUnsupportedImageError } from '../locations.errors.ts';
+import type { LocationsRepository } from '../locations.repository.ts';
+import type { LocationPayload } from '../locations.schemas.ts';
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Every upload gets a new key, so its object never changes. */

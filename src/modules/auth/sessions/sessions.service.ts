@@ -2,10 +2,11 @@
 // ones, revoke the others, revoke one. A live session is one a token may still use: not revoked and
 // not expired. Only live sessions are listed, counted and revocable, so whatever GET /me/sessions
 // shows can be revoked and nothing else can.
-import { createNotFoundError } from '../../lib/errors.ts';
-import type { AuthContext } from './auth.service.ts';
+
+import { createNotFoundError } from '../../../lib/errors.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import { type SessionPayload, toSessionPayload } from './sessions.schemas.ts';
+import type { AuthContext } from './sessions.table.ts';
 
 export const createSessionNotFoundError = () => createNotFoundError('Session not found.');
 

@@ -1,27 +1,9 @@
-// Sessions (one per issued token, keyed by the token's jti), login challenges for the second
-// factor, and recovery codes. All die with their user.
+// The second factor's rows: login challenges (the step between password and tokens) and
+// recovery codes. Both die with their user.
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from '../../db/columns.ts';
-import { usersTable } from '../users/users.table.ts';
-
-export const sessionsTable = pgTable(
-  'sessions',
-  {
-    id: serial().primaryKey(),
-    userId: integer()
-      .notNull()
-      .references(() => usersTable.id, { onDelete: 'cascade' }),
-    jti: uuid().notNull(),
-    ip: text(),
-    userAgent: text(),
-    createdAt: timestamptz().notNull().defaultNow(),
-    lastUsedAt: timestamptz().notNull().defaultNow(),
-    expiresAt: timestamptz().notNull(),
-    revokedAt: timestamptz(),
-  },
-  (t) => [uniqueIndex('sessions_jti_unique').on(t.jti), index('sessions_user_id_idx').on(t.userId)],
-);
+import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../../db/columns.ts';
+import { usersTable } from '../../users/users.table.ts';
 
 export const twoFactorMethods = ['totp', 'email', 'recovery_code'] as const;
 export type TwoFactorMethod = (typeof twoFactorMethods)[number];
@@ -69,5 +51,4 @@ export const recoveryCodesTable = pgTable(
   ],
 );
 
-export type SessionRow = typeof sessionsTable.$inferSelect;
 export type LoginChallengeRow = typeof loginChallengesTable.$inferSelect;

@@ -1,7 +1,8 @@
 // Output of GET /me/sessions: one entry per live session of the caller (docs/api.md,
 // "Account: sessions, PUT /me, DELETE /me").
+
 import { z } from 'zod';
-import type { SessionRow } from './auth.table.ts';
+import type { SessionRow } from './sessions.table.ts';
 
 export const sessionSchema = z.object({
   id: z.number().int(),

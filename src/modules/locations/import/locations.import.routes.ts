@@ -7,17 +7,17 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
-import { clientGoneSignal } from '../../lib/http.ts';
-import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/multipart.ts';
-import { bearerSecurity, idSchema } from '../../lib/schemas.ts';
-import { createSpool, removeSpool } from '../../lib/spool.ts';
+import { createValidationError, type FieldErrors } from '../../../lib/errors.ts';
+import { clientGoneSignal } from '../../../lib/http.ts';
+import { assertMultipart, multipartBodyLimit, multipartParts } from '../../../lib/multipart.ts';
+import { bearerSecurity, idSchema } from '../../../lib/schemas.ts';
+import { createSpool, removeSpool } from '../../../lib/spool.ts';
 
-import { documentMultipartForm } from '../../plugins/openapi.ts';
-import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
+import { documentMultipartForm } from '../../../plugins/openapi.ts';
+import { guardScope, type RouteScope } from '../../auth/auth.scope.ts';
+import { importFormSchema, importResultSchema } from '../locations.schemas.ts';
 import { CSV_MAX_BYTES } from './locations.import.rows.ts';
 import type { AbandonedUpload } from './locations.import.service.ts';
-import { importFormSchema, importResultSchema } from './locations.schemas.ts';
 
 interface Upload {
   workspaceId: number;

@@ -1,8 +1,9 @@
 // Queries over the second factor's own tables: login challenges and recovery codes. Codes and
 // challenge tokens arrive here already hashed; nothing in this file sees a plain secret.
+
 import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { type LoginChallengeRow, loginChallengesTable, recoveryCodesTable } from './auth.table.ts';
+import type { Executor } from '../../../db/client.ts';
+import { type LoginChallengeRow, loginChallengesTable, recoveryCodesTable } from './two-factor.table.ts';
 
 export type NewLoginChallenge = typeof loginChallengesTable.$inferInsert;
 

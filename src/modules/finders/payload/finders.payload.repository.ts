@@ -19,8 +19,8 @@ import {
   rawRows,
   rowsOn,
   type SqlClient,
-} from '../../db/client.ts';
-import type { Actor } from '../../lib/actor.ts';
+} from '../../../db/client.ts';
+import type { Actor } from '../../../lib/actor.ts';
 import {
   definitionNames,
   payloadSets,
@@ -28,11 +28,11 @@ import {
   setsJson,
   shownCustomValues,
   tagsJson,
-} from '../locations/locations.json-fields.ts';
-import { payloadLocationJson } from '../locations/locations.listed-json.ts';
-import { accessibleWorkspace } from '../workspaces/workspaces.access.ts';
-import { shownLocations } from './finders.shown-locations.ts';
-import { finderPublicationsTable, findersTable } from './finders.table.ts';
+} from '../../locations/json/locations.json-fields.ts';
+import { payloadLocationJson } from '../../locations/json/locations.listed-json.ts';
+import { accessibleWorkspace } from '../../workspaces/workspaces.access.ts';
+import { shownLocations } from '../finders.shown-locations.ts';
+import { finderPublicationsTable, findersTable } from '../finders.table.ts';
 
 export interface PayloadDependencies {
   finderId: number;

@@ -4,15 +4,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createFieldError } from '../../lib/errors.ts';
-import { assertMultipart, multipartBodyLimit, multipartParts } from '../../lib/multipart.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { createFieldError } from '../../../lib/errors.ts';
+import { assertMultipart, multipartBodyLimit, multipartParts } from '../../../lib/multipart.ts';
+import { bearerSecurity, idParamsSchema } from '../../../lib/schemas.ts';
 
-import { documentMultipartForm } from '../../plugins/openapi.ts';
-import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
-import { createImageTooLargeError } from './locations.errors.ts';
+import { documentMultipartForm } from '../../../plugins/openapi.ts';
+import { guardScope, type RouteScope } from '../../auth/auth.scope.ts';
+import { createImageTooLargeError } from '../locations.errors.ts';
+import { imageFormSchema, locationSchema } from '../locations.schemas.ts';
 import { IMAGE_MAX_BYTES } from './locations.image.service.ts';
-import { imageFormSchema, locationSchema } from './locations.schemas.ts';
 
 /** The bytes of the `image` file field; other parts are skipped. Over 5 MB: 413. */
 async function readImage(request: FastifyRequest): Promise<Buffer> {

@@ -1,8 +1,9 @@
 // Session rows: one per issued token, looked up by the token's jti on every AUTH request.
+
 import { and, desc, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { type UserRow, usersTable } from '../users/users.table.ts';
-import { type SessionRow, sessionsTable } from './auth.table.ts';
+import type { Executor } from '../../../db/client.ts';
+import { type UserRow, usersTable } from '../../users/users.table.ts';
+import { type SessionRow, sessionsTable } from './sessions.table.ts';
 
 /** A session of the user that a token may still use: not revoked and not expired. */
 const live = (userId: number, now: Date) =>

@@ -3,10 +3,10 @@
 // workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendEncoded } from '../../lib/content-coding.ts';
-import { requestOrigin } from '../../lib/origins.ts';
-import { bearerSecurity } from '../../lib/schemas.ts';
-import { guardScope, memberScope } from '../auth/auth.scope.ts';
+import { sendEncoded } from '../../../lib/content-coding.ts';
+import { requestOrigin } from '../../../lib/origins.ts';
+import { bearerSecurity } from '../../../lib/schemas.ts';
+import { guardScope, memberScope } from '../../auth/auth.scope.ts';
 import {
   finderKeyParamsSchema,
   finderWidgetPayloadSchema,

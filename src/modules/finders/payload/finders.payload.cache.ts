@@ -12,9 +12,9 @@
 // processes' writes are caught by the 60 s TTL at the latest. Without REDIS_URL the counters
 // are in-process only (one web process).
 import { createHash } from 'node:crypto';
-import { compressBody } from '../../lib/content-coding.ts';
-import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
-import type { GuardedRedis } from '../../lib/redis.ts';
+import { compressBody } from '../../../lib/content-coding.ts';
+import type { PayloadChangeListener } from '../../../lib/payload-changes.ts';
+import type { GuardedRedis } from '../../../lib/redis.ts';
 import type { BuiltPayload, PayloadDependencies } from './finders.payload.repository.ts';
 
 export const PAYLOAD_CACHE_TTL_MS = 60_000;

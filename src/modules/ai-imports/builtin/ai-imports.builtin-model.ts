@@ -2,13 +2,13 @@
 // "The built-in parser"): used without an OpenAI key. It reads the lists pasted into `source_notes`
 // and `example_locations` (one location per line, per block or per table row) and drafts one
 // location per entry. It is deterministic and invents nothing: what is not in the text stays null.
-import { MAX_DRAFTED_LOCATIONS } from './ai-imports.answers.ts';
+import { MAX_DRAFTED_LOCATIONS } from '../ai-imports.answers.ts';
+import type { Draft, DraftingModel } from '../ai-imports.drafting.ts';
+import { duplicateKey } from '../ai-imports.normalize.ts';
+import type { AiImportSourceAnswers } from '../ai-imports.table.ts';
 import { countryInScope } from './ai-imports.builtin-address.ts';
 import { type DraftedLocation, parseEntry } from './ai-imports.builtin-entry.ts';
 import { type Layout, splitEntries } from './ai-imports.builtin-layout.ts';
-import type { Draft, DraftingModel } from './ai-imports.drafting.ts';
-import { duplicateKey } from './ai-imports.normalize.ts';
-import type { AiImportSourceAnswers } from './ai-imports.table.ts';
 
 export const BUILTIN_MODEL_NAME = 'builtin-parser';
 /** Changed whenever the parser's rules change, so a batch says which rules drafted it. */

@@ -14,13 +14,14 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
-import type { Database, Transaction } from '../../db/client.ts';
-import type { Actor } from '../../lib/actor.ts';
-import { AppError, createBadRequestError, createFieldError } from '../../lib/errors.ts';
-import { ConnectionClosedError } from '../../lib/http.ts';
-import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
-import type { ProcessesService } from '../processes/processes.service.ts';
-import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import type { Database, Transaction } from '../../../db/client.ts';
+import type { Actor } from '../../../lib/actor.ts';
+import { AppError, createBadRequestError, createFieldError } from '../../../lib/errors.ts';
+import { ConnectionClosedError } from '../../../lib/http.ts';
+import type { PayloadChangeListener } from '../../../lib/payload-changes.ts';
+import type { ProcessesService } from '../../processes/processes.service.ts';
+import { assertWorkspaceAccess } from '../../workspaces/workspaces.access.ts';
+import type { LocationsRepository } from '../locations.repository.ts';
 import { copyLine, type LocationImportRepository } from './locations.import.repository.ts';
 import {
   CSV_MAX_ROWS,
@@ -32,7 +33,6 @@ import {
   readLayout,
   TagCollector,
 } from './locations.import.rows.ts';
-import type { LocationsRepository } from './locations.repository.ts';
 
 export interface ImportResult {
   created: number;

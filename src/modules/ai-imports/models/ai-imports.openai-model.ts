@@ -5,12 +5,12 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH, unstorableStrings } from '../../lib/json.ts';
-import { UpstreamError } from '../../lib/upstream.ts';
-import { type LocationCountRange, MAX_DRAFTED_LOCATIONS } from './ai-imports.answers.ts';
-import type { Draft, DraftingModel } from './ai-imports.drafting.ts';
-import { EMAIL_CUSTOM_FIELD } from './ai-imports.normalize.ts';
-import type { AiImportSourceAnswers, AiImportUsageMetadata } from './ai-imports.table.ts';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, unstorableStrings } from '../../../lib/json.ts';
+import { UpstreamError } from '../../../lib/upstream.ts';
+import { type LocationCountRange, MAX_DRAFTED_LOCATIONS } from '../ai-imports.answers.ts';
+import type { Draft, DraftingModel } from '../ai-imports.drafting.ts';
+import { EMAIL_CUSTOM_FIELD } from '../ai-imports.normalize.ts';
+import type { AiImportSourceAnswers, AiImportUsageMetadata } from '../ai-imports.table.ts';
 
 /** Changed whenever the prompt or the schema changes. */
 export const OPENAI_PROMPT_VERSION = '2026-11-23';

@@ -3,12 +3,12 @@
 // recovery codes are stored as SHA-256 hashes only. Using a factor at login is
 // login-challenge.service.ts.
 import QRCode from 'qrcode';
-import type { Database, Executor } from '../../db/client.ts';
-import type { SecretBox } from '../../lib/crypto.ts';
-import { createConflictError, createFieldError } from '../../lib/errors.ts';
-import { createTotpSecret, matchTotp, totpUri } from '../../lib/totp.ts';
-import type { NewUser, UsersRepository } from '../users/users.repository.ts';
-import type { UserRow } from '../users/users.table.ts';
+import type { Database, Executor } from '../../../db/client.ts';
+import type { SecretBox } from '../../../lib/crypto.ts';
+import { createConflictError, createFieldError } from '../../../lib/errors.ts';
+import { createTotpSecret, matchTotp, totpUri } from '../../../lib/totp.ts';
+import type { NewUser, UsersRepository } from '../../users/users.repository.ts';
+import type { UserRow } from '../../users/users.table.ts';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryHash } from './two-factor.codes.ts';
 import type { TwoFactorRepository } from './two-factor.repository.ts';
 

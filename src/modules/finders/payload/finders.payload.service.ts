@@ -1,11 +1,11 @@
 // The widget payload of a finder: served (GET /ext/finders/details/{key}, public, through the
 // 60 s cache and the finder's origin rules) and published to object storage (sync, info,
 // delete; members of the finder's workspace). Publishing builds afresh, never from the cache.
-import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../lib/actor.ts';
-import { createOriginNotAllowedError, finderAllowsOrigin } from '../../lib/origins.ts';
-import type { Storage } from '../../lib/storage/storage.ts';
-import { createFinderNotFoundError } from './finders.errors.ts';
+import type { Database } from '../../../db/client.ts';
+import type { Actor } from '../../../lib/actor.ts';
+import { createOriginNotAllowedError, finderAllowsOrigin } from '../../../lib/origins.ts';
+import type { Storage } from '../../../lib/storage/storage.ts';
+import { createFinderNotFoundError } from '../finders.errors.ts';
 import { type CachedPayload, type PayloadCache, sha1Hex } from './finders.payload.cache.ts';
 import type { FinderPayloadRepository } from './finders.payload.repository.ts';
 

@@ -3,11 +3,11 @@
 // loose key that spots repeated rows. locations.import.service.ts streams the file through these;
 // locations.import.repository.ts stages and applies what they accept.
 import { z } from 'zod';
-import { createFieldError } from '../../lib/errors.ts';
-import { slugify } from '../../lib/slug.ts';
-import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
-import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
-import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';
+import { createFieldError } from '../../../lib/errors.ts';
+import { slugify } from '../../../lib/slug.ts';
+import type { CustomFieldDefinitionRow } from '../../custom-fields/custom-fields.table.ts';
+import { checkCustomValues, valueFromText } from '../../custom-fields/custom-fields.values.ts';
+import { normalizeWebsite, WEBSITE_MESSAGE } from '../locations.rules.ts';
 
 export const CSV_MAX_BYTES = 50 * 1024 * 1024;
 export const CSV_MAX_ROWS = 100_000;

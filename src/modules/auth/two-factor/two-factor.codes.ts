@@ -2,7 +2,7 @@
 // recovery codes and mailed sign-in codes, and how each is hashed before it is stored. Plain codes
 // are only ever in the user's hands and in the one response or mail that delivers them.
 import { randomInt } from 'node:crypto';
-import { sha256Hex } from '../../lib/crypto.ts';
+import { sha256Hex } from '../../../lib/crypto.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** Recovery code alphabet: no 0/o, 1/l/i, so codes survive being read aloud or written down. */

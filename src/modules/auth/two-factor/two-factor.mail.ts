@@ -1,6 +1,6 @@
 // The sign-in code mail of the email second factor. The code stays out of the subject:
 // subjects are logged (src/lib/mail.ts).
-import { escapeHtml, type MailMessage } from '../../lib/mail.ts';
+import { escapeHtml, type MailMessage } from '../../../lib/mail.ts';
 
 export function loginCodeMail(to: { email: string; name: string }, code: string): MailMessage {
   return {

@@ -1,14 +1,14 @@
 // Request and response shapes of the widget payload and publishing routes.
 import { z } from 'zod';
-import { customFieldTypes } from '../custom-fields/custom-fields.table.ts';
+import { customFieldTypes } from '../../custom-fields/custom-fields.table.ts';
 import {
   PAYLOAD_FIELDS,
   PAYLOAD_RELATIONS,
   type PayloadFieldKey,
   type Relation,
-} from '../locations/locations.json-fields.ts';
-import { locationSchema } from '../locations/locations.schemas.ts';
-import { refinementMatchModes, refinementOps } from './finders.table.ts';
+} from '../../locations/json/locations.json-fields.ts';
+import { locationSchema } from '../../locations/locations.schemas.ts';
+import { refinementMatchModes, refinementOps } from '../finders.table.ts';
 
 /** A finder token: 32 random bytes in base64url (43 characters); anything else names no finder. */
 export const finderKeyParamsSchema = z.object({

@@ -1,6 +1,8 @@
 // Reads one entry of a pasted list (a line, a block or a table row) into a drafted location:
 // contacts and coordinates first, then the address from the postcode line backwards (street
 // before it, city in or before it), and the name from what is left at the front.
+
+import type { AiImportLocationPayload } from '../ai-imports.table.ts';
 import {
   COUNTRY,
   continentalCountry,
@@ -23,7 +25,6 @@ import {
   tidy,
 } from './ai-imports.builtin-contacts.ts';
 import { type Entry, rowDelimiter, splitCells } from './ai-imports.builtin-layout.ts';
-import type { AiImportLocationPayload } from './ai-imports.table.ts';
 
 /** A drafted location in the keys of normalized_payload, plus the text it was read from. */
 export interface DraftedLocation extends AiImportLocationPayload {
