@@ -16,7 +16,12 @@ import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 import { multipart } from './helpers/multipart.ts';
-import { type PageQuery, unstreamedAdminUsers, unstreamedNamed } from './helpers/unstreamed-lists.ts';
+import {
+  type PageQuery,
+  unstreamedAdminUsers,
+  unstreamedLocations,
+  unstreamedNamed,
+} from './helpers/unstreamed-lists.ts';
 
 const LOCATIONS = 4_500; // more than two batches
 let ctx: TestContext;
@@ -75,21 +80,13 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** What the route answered before streaming: the repository's items through the response schema. */
+/** The list as the single read renders each of its locations, through the response schema. */
 async function previousBody(
   query: { limit?: number; offset?: number } = {},
   ws = workspaceId,
 ): Promise<string> {
-  const listed = await ctx.deps.services.locations.list(
-    { userId: owner.id, allWorkspaces: false },
-    { workspace_id: ws },
-    {
-      limit: query.limit,
-      offset: query.offset ?? 0,
-      paged: query.limit !== undefined || query.offset !== undefined,
-    },
-  );
-  return JSON.stringify(z.array(locationSchema).parse(listed.items));
+  const items = await unstreamedLocations(ctx.deps.db, ws, query);
+  return JSON.stringify(z.array(locationSchema).parse(items));
 }
 
 const list = (query = '', bearerToken = token) =>

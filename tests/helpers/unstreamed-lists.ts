@@ -5,6 +5,8 @@ import { and, asc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../src/db/client.ts';
 import { toAdminUserPayload } from '../../src/modules/admin/users/users.admin.schemas.ts';
+import { createLocationsRepository } from '../../src/modules/locations/locations.repository.ts';
+import { locationsTable } from '../../src/modules/locations/locations.table.ts';
 import { toSetPayload } from '../../src/modules/sets/sets.schemas.ts';
 import { setsTable } from '../../src/modules/sets/sets.table.ts';
 import { toTagPayload } from '../../src/modules/tags/tags.schemas.ts';
@@ -60,4 +62,18 @@ export async function unstreamedAdminUsers(db: Database, q: string | undefined, 
   );
   const rows = await selectPage<typeof usersTable.$inferSelect>(db, usersTable, where, page);
   return rows.map(toAdminUserPayload);
+}
+
+/**
+ * A workspace's locations by id, as the single read (GET /locations/:id) renders them: Drizzle
+ * rows rendered in JavaScript, where the streamed list renders them in PostgreSQL.
+ */
+export async function unstreamedLocations(db: Database, workspaceId: number, page: PageQuery = {}) {
+  const rows = await selectPage<typeof locationsTable.$inferSelect>(
+    db,
+    locationsTable,
+    eq(locationsTable.workspaceId, workspaceId),
+    page,
+  );
+  return createLocationsRepository(db).findPayloads(rows.map((row) => row.id));
 }

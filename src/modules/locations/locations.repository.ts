@@ -8,7 +8,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { fetchPage, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
+import { type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
 import { setsTable } from '../sets/sets.table.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
@@ -175,16 +175,17 @@ export function createLocationsRepository(db: Database) {
       );
     },
 
-    async list(filter: LocationFilter, page: Page): Promise<{ items: LocationPayload[]; total?: number }> {
-      const where = filterCondition(filter);
-      const query = selectLocations(db).where(where).orderBy(asc(l.id)).$dynamic();
-      const { rows, total } = await fetchPage(query, page, () => countWhere(db, l, where));
-      return { items: rows.map(toLocation), total };
+    async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {
+      const [found] = await this.findPayloads([id], tx);
+      return found;
     },
 
-    async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {
-      const [row] = await selectLocations(tx).where(eq(l.id, id));
-      return row ? toLocation(row) : undefined;
+    /** The single read of each of `ids` that exists, by id. */
+    async findPayloads(ids: readonly number[], tx: Executor = db): Promise<LocationPayload[]> {
+      const rows = await selectLocations(tx)
+        .where(inArray(l.id, [...ids]))
+        .orderBy(asc(l.id));
+      return rows.map(toLocation);
     },
 
     /** The row, when the actor may reach it. */

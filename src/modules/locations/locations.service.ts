@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
-import type { Listed, Page, StreamedList } from '../../lib/pagination.ts';
+import type { Page, StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
@@ -117,14 +117,6 @@ export function createLocationsService({
       page: Page,
     ): Promise<StreamedList> {
       return locations.streamList(await listFilter(actor, query), page);
-    },
-
-    async list(
-      actor: Actor,
-      query: { workspace_id?: number; finder_id?: number },
-      page: Page,
-    ): Promise<Listed<LocationPayload>> {
-      return locations.list(await listFilter(actor, query), page);
     },
 
     async get(actor: Actor, id: number): Promise<LocationPayload> {
