@@ -29,7 +29,7 @@ import {
   type PrecompressedCoding,
   withStoredTail,
 } from '../src/modules/widget-assets/widget-assets.precompressed.ts';
-import { MAP_FILE_DEFINE } from '../src/widget/built.ts';
+import { MAP_FILE_DEFINE } from '../src/widget/map-file.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');

@@ -5,8 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
-import { firstWorkspaceId } from './factories/workspaces.ts';
+import { createOwnerWithLocation } from './factories/locations.ts';
+import { bearer, DEFAULT_PASSWORD } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
@@ -18,17 +18,10 @@ let port: number;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const user = await createUser(ctx.deps);
-  email = user.email;
-  headers = bearer(await tokenFor(ctx.deps, user));
-  workspaceId = await firstWorkspaceId(ctx.deps, user);
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/locations',
-    headers,
-    payload: { workspace_id: workspaceId, title: 'Shop' },
-  });
-  locationId = created.json().id;
+  const owner = await createOwnerWithLocation(ctx);
+  ({ workspaceId, locationId } = owner);
+  email = owner.user.email;
+  headers = bearer(owner.token);
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as AddressInfo).port;
 });

@@ -5,8 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwnerWithLocation } from './factories/locations.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
@@ -20,17 +20,10 @@ beforeAll(async () => {
   ctx = await createTestContext();
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as AddressInfo).port;
-  const owner = await createUser(ctx.deps);
-  ownerHeaders = bearer(await tokenFor(ctx.deps, owner));
+  const owner = await createOwnerWithLocation(ctx);
+  ({ workspaceId, locationId } = owner);
+  ownerHeaders = bearer(owner.token);
   adminHeaders = bearer(await tokenFor(ctx.deps, await createUser(ctx.deps, { role: 'admin' })));
-  workspaceId = await firstWorkspaceId(ctx.deps, owner);
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/locations',
-    headers: ownerHeaders,
-    payload: { workspace_id: workspaceId, title: 'Shop' },
-  });
-  locationId = created.json().id;
 });
 afterAll(async () => {
   await ctx?.close();

@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAIN_FLOOR_BYTES } from '../src/lib/body-drain.ts';
 import { createLogger } from '../src/lib/logger.ts';
-import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { firstWorkspaceId } from './factories/workspaces.ts';
+import { createOwnerWithLocation } from './factories/locations.ts';
+import { bearer } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 import { chunkFrame, openRaw, pump } from './helpers/raw-http.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -40,16 +40,7 @@ let imageUrl: string;
 
 beforeAll(async () => {
   ctx = await createTestContext({ logger: createLogger({ logLevel: 'debug' }, sink) });
-  const user = await createUser(ctx.deps);
-  token = await tokenFor(ctx.deps, user);
-  workspaceId = await firstWorkspaceId(ctx.deps, user);
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/locations',
-    headers: bearer(token),
-    payload: { workspace_id: workspaceId, title: 'Shop' },
-  });
-  locationId = created.json().id;
+  ({ token, workspaceId, locationId } = await createOwnerWithLocation(ctx));
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as AddressInfo).port;
   base = `http://127.0.0.1:${port}`;

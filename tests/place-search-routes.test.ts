@@ -6,7 +6,6 @@
 // logs that hold neither what visitors type nor keys.
 import { randomInt } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/lib/logger.ts';
 import type { AutocompleteProvider } from '../src/modules/finders/finders.table.ts';
@@ -26,28 +25,12 @@ import {
 import { firstWorkspaceId } from './factories/workspaces.ts';
 import { FAKE_KEYS, type FakeProviders, placeByKey, startFakeProviders } from './fakes/providers.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
+import { connectTestRedis, TEST_REDIS_URL } from './helpers/redis.ts';
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const client = new Redis(redisUrl, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const hasRedis = await redisAnswers();
+const redisUrl = TEST_REDIS_URL;
+const probe = await connectTestRedis(redisUrl);
+probe?.disconnect();
+const hasRedis = probe !== undefined;
 
 const logLines: string[] = [];
 const sink = new Writable({

@@ -8,15 +8,10 @@
 //   here, with their paths, before a query runs.
 // Both are single passes without recursion, so any input of any depth is safe to hand them.
 
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.ts';
+
 /** The deepest nesting of arrays and objects accepted anywhere; real bodies use a handful. */
 export const MAX_JSON_DEPTH = 32;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
 
 /**
  * Whether JSON text nests arrays and objects more than `limit` levels deep (`[]` is one level).

@@ -11,6 +11,7 @@ import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetManifest } from '../../src/modules/widget-assets/widget-assets.bundle.ts';
 import { deepLinkKey } from '../../src/widget/deep-link.ts';
+import { MAP_LOAD_TIMEOUT_MS } from '../../src/widget/map-file.ts';
 import { READY_EVENT } from '../../src/widget/marks.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -337,5 +338,24 @@ describe('the map file, fetched on demand', () => {
     const scan = await scanWidgets(page);
     expect(scan.errors).toEqual([]);
     expect(scan.violations).toEqual([]);
+  });
+
+  it('gives up on a map file that never arrives, after its bound', async () => {
+    const { page } = await stage.open('/map-hangs', appShell(finder.token, { containers: 1 }));
+    await page.clock.install();
+    await page.route(/\/widget-map\./, () => {});
+    const asked = page.waitForRequest(/\/widget-map\./);
+    await page.reload();
+    await widgetsReady(page);
+    await asked;
+    const message = page.getByRole('group', { name: 'Map of locations' }).getByRole('status');
+    await page.clock.runFor(MAP_LOAD_TIMEOUT_MS - 1000);
+    expect(await message.count()).toBe(0);
+    await page.clock.runFor(2000);
+    await expect
+      .poll(() => message.textContent())
+      .toBe('The map could not be loaded. The list shows every location.');
+    await page.getByRole('list', { name: 'Locations' }).getByRole('button').first().click();
+    await page.locator('.lf-details-title').waitFor();
   });
 });

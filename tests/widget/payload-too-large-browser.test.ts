@@ -6,8 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createUser, tokenFor } from '../factories/users.ts';
-import { firstWorkspaceId } from '../factories/workspaces.ts';
+import { createOwnerWithLocation } from '../factories/locations.ts';
+import { bearer } from '../factories/users.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { launchChromium, openPage, type TestPage } from './helpers/browser.ts';
 import { type HostSite, startHostSite } from './helpers/static-servers.ts';
@@ -25,16 +25,7 @@ const pages: TestPage[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const user = await createUser(ctx.deps);
-  token = await tokenFor(ctx.deps, user);
-  workspaceId = await firstWorkspaceId(ctx.deps, user);
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/locations',
-    headers: bearer(token),
-    payload: { workspace_id: workspaceId, title: 'Shop' },
-  });
-  locationId = created.json().id;
+  ({ token, workspaceId, locationId } = await createOwnerWithLocation(ctx));
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   service = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   site = await startHostSite();

@@ -11,6 +11,7 @@ import { workspacesTable } from '../workspaces/workspaces.table.ts';
 import {
   type CustomFieldDefinitionRow,
   type CustomFieldType,
+  definitionOrder,
   customFieldDefinitionsTable as definitions,
 } from './custom-fields.table.ts';
 
@@ -25,7 +26,7 @@ export interface NewCustomField {
 
 export type CustomFieldChanges = Partial<Pick<NewCustomField, 'label' | 'type' | 'options' | 'required'>>;
 
-const inOrder = [asc(definitions.workspaceId), asc(definitions.sortOrder), asc(definitions.id)];
+const inOrder = [asc(definitions.workspaceId), definitionOrder('custom_field_definitions')];
 
 export function createCustomFieldsRepository(db: Executor) {
   const reachable = (actor: Actor, id: number): SQL =>

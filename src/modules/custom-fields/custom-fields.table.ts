@@ -3,6 +3,7 @@
 // locations.custom_values keyed by definition name, deliberately without a foreign key: deleting or
 // retyping a definition orphans the stored values instead of touching them
 // (docs/api.md, Data model notes).
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { oneOf, timestamps } from '../../db/columns.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
@@ -44,3 +45,9 @@ export const customFieldDefinitionsTable = pgTable(
 );
 
 export type CustomFieldDefinitionRow = typeof customFieldDefinitionsTable.$inferSelect;
+
+/**
+ * The order of a workspace's definitions, for definitions named `d` in a statement: sort_order,
+ * then id. The API's lists and the widget payload both show them in it.
+ */
+export const definitionOrder = (d: string) => sql.raw(`${d}.sort_order, ${d}.id`);

@@ -21,6 +21,7 @@ import {
   type SqlClient,
 } from '../../../db/client.ts';
 import type { Actor } from '../../../lib/actor.ts';
+import { definitionOrder } from '../../custom-fields/custom-fields.table.ts';
 import {
   definitionNames,
   payloadSets,
@@ -125,7 +126,7 @@ select ${BUILD_SETTING_ITEMS},
     'authorized_urls', f.authorized_urls,
     'custom_fields', coalesce((
       select json_agg(json_build_object('label', d.label, 'name', d.name, 'options', d.options, 'type', d.type)
-        order by d.sort_order, d.id)
+        order by ${definitionOrder('d')})
       from custom_field_definitions d where d.workspace_id = f.workspace_id), '[]'::json),
     'name', f.name,
     'settings', f.settings)::text as meta

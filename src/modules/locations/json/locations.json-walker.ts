@@ -2,6 +2,20 @@
 // between marks, the values it writes differently from JSON.stringify; rewriteMarked writes
 // them as JavaScript does, in the text's own buffer. Separate from the queries so that the
 // byte walking is tested on its own (tests/locations-json-walker.test.ts).
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  DIGIT_0,
+  DIGIT_9,
+  MINUS,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  SPACE,
+} from '../../../lib/json-bytes.ts';
 
 /**
  * Around a value PostgreSQL may write differently from JSON.stringify, in a list's text: a
@@ -11,18 +25,6 @@
  */
 export const MARK = 0x01;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const SPACE = 0x20;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-const MINUS = 0x2d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
