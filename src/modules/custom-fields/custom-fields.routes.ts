@@ -4,8 +4,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
+import { registerItemRoutes } from '../../lib/item-routes.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import { workspaceListQuerySchema } from '../workspaces/workspaces.schemas.ts';
 import {
@@ -52,64 +53,20 @@ export const customFieldsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = 
     async (request) => service.reorder(scope.actor(request), request.body.ids),
   );
 
-  app.get(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'One definition',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 200: customFieldSchema },
-      },
+  registerItemRoutes(app, {
+    tags,
+    caller: scope.actor,
+    schema: customFieldSchema,
+    bodies: { create: createCustomFieldBodySchema, update: updateCustomFieldBodySchema },
+    summaries: {
+      get: 'One definition',
+      create: 'Create a definition, placed last in the workspace order',
+      update: 'Change label, type, options or required; stored location values are not migrated',
+      delete: 'Delete a definition; location values under its name stay, orphaned',
     },
-    async (request) => service.get(scope.actor(request), request.params.id),
-  );
-
-  app.post(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'Create a definition, placed last in the workspace order',
-        security: bearerSecurity,
-        body: createCustomFieldBodySchema,
-        response: { 201: customFieldSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.create(scope.actor(request), request.body)),
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Change label, type, options or required; stored location values are not migrated',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        body: updateCustomFieldBodySchema,
-        response: { 200: customFieldSchema },
-      },
-    },
-    async (request) => service.update(scope.actor(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a definition; location values under its name stay, orphaned',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 204: z.null() },
-      },
-    },
-    async (request, reply) => {
-      await service.delete(scope.actor(request), request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+    get: (caller, id) => service.get(caller, id),
+    create: (caller, body) => service.create(caller, body),
+    update: (caller, id, body) => service.update(caller, id, body),
+    delete: (caller, id) => service.delete(caller, id),
+  });
 };

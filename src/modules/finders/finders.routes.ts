@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
+import { registerItemRoutes } from '../../lib/item-routes.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
@@ -60,66 +61,22 @@ export const findersRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = async
     async (request) => service.getByToken(scope.actor(request), request.params.token),
   );
 
-  app.get(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: `One finder with its settings, refinements, authorized URLs, locations and map${anyWorkspace}`,
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 200: finderSchema },
-      },
+  registerItemRoutes(app, {
+    tags,
+    caller: scope.actor,
+    schema: finderSchema,
+    bodies: { create: createFinderBodySchema, update: updateFinderBodySchema },
+    summaries: {
+      get: `One finder with its settings, refinements, authorized URLs, locations and map${anyWorkspace}`,
+      create: 'Create a finder (with its token and a paired map of the same name) in a workspace',
+      update: 'Update a finder; each list given replaces the stored one (locations wholesale)',
+      delete: 'Delete a finder and its paired map',
     },
-    async (request) => service.get(scope.actor(request), request.params.id),
-  );
-
-  app.post(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'Create a finder (with its token and a paired map of the same name) in a workspace',
-        security: bearerSecurity,
-        body: createFinderBodySchema,
-        response: { 201: finderSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.create(scope.actor(request), request.body)),
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update a finder; each list given replaces the stored one (locations wholesale)',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        body: updateFinderBodySchema,
-        response: { 200: finderSchema },
-      },
-    },
-    async (request) => service.update(scope.actor(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a finder and its paired map',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 204: z.null() },
-      },
-    },
-    async (request, reply) => {
-      await service.delete(scope.actor(request), request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+    get: (caller, id) => service.get(caller, id),
+    create: (caller, body) => service.create(caller, body),
+    update: (caller, id, body) => service.update(caller, id, body),
+    delete: (caller, id) => service.delete(caller, id),
+  });
 
   app.get(
     '/:id/integrations',

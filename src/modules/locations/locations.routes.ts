@@ -4,8 +4,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendStreamedList } from '../../lib/http.ts';
+import { registerItemRoutes } from '../../lib/item-routes.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import {
   createLocationBodySchema,
@@ -39,64 +40,20 @@ export const locationsRoutes: FastifyPluginAsyncZod<{ scope: RouteScope }> = asy
     },
   );
 
-  app.get(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'One location with its tags, sets and custom fields',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 200: locationSchema },
-      },
+  registerItemRoutes(app, {
+    tags,
+    caller: scope.actor,
+    schema: locationSchema,
+    bodies: { create: createLocationBodySchema, update: updateLocationBodySchema },
+    summaries: {
+      get: 'One location with its tags, sets and custom fields',
+      create: 'Create a location',
+      update: 'Update a location (partial)',
+      delete: 'Delete a location',
     },
-    async (request) => service.get(scope.actor(request), request.params.id),
-  );
-
-  app.post(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'Create a location',
-        security: bearerSecurity,
-        body: createLocationBodySchema,
-        response: { 201: locationSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.create(scope.actor(request), request.body)),
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update a location (partial)',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        body: updateLocationBodySchema,
-        response: { 200: locationSchema },
-      },
-    },
-    async (request) => service.update(scope.actor(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a location',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 204: z.null() },
-      },
-    },
-    async (request, reply) => {
-      await service.delete(scope.actor(request), request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+    get: (caller, id) => service.get(caller, id),
+    create: (caller, body) => service.create(caller, body),
+    update: (caller, id, body) => service.update(caller, id, body),
+    delete: (caller, id) => service.delete(caller, id),
+  });
 };

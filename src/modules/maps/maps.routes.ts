@@ -4,8 +4,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendList } from '../../lib/http.ts';
+import { registerItemRoutes } from '../../lib/item-routes.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { memberActor } from '../auth/auth.scope.ts';
 import { createMapBodySchema, listMapsQuerySchema, mapSchema, updateMapBodySchema } from './maps.schemas.ts';
 
@@ -39,66 +40,21 @@ export const mapsRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   );
 
-  app.get(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'One map the user owns',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 200: mapSchema },
-      },
+  registerItemRoutes(app, {
+    tags,
+    caller: memberActor,
+    schema: mapSchema,
+    bodies: { create: createMapBodySchema, update: updateMapBodySchema },
+    summaries: {
+      get: 'One map the user owns',
+      create: 'Create a map (owners default to the caller)',
+      update: 'Update a map; a present link list replaces the links (null or [] clears)',
+      delete: 'Delete a map; finders backed by it keep living without it',
     },
-    async (request) => service.get(memberActor(request), request.params.id),
-  );
-
-  app.post(
-    '/',
-    {
-      config: mapBodyConfig,
-      schema: {
-        tags,
-        summary: 'Create a map (owners default to the caller)',
-        security: bearerSecurity,
-        body: createMapBodySchema,
-        response: { 201: mapSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.create(memberActor(request), request.body)),
-  );
-
-  app.put(
-    '/:id',
-    {
-      config: mapBodyConfig,
-      schema: {
-        tags,
-        summary: 'Update a map; a present link list replaces the links (null or [] clears)',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        body: updateMapBodySchema,
-        response: { 200: mapSchema },
-      },
-    },
-    async (request) => service.update(memberActor(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a map; finders backed by it keep living without it',
-        security: bearerSecurity,
-        params: idParamsSchema,
-        response: { 204: z.null() },
-      },
-    },
-    async (request, reply) => {
-      await service.delete(memberActor(request), request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+    bodyConfig: mapBodyConfig,
+    get: (caller, id) => service.get(caller, id),
+    create: (caller, body) => service.create(caller, body),
+    update: (caller, id, body) => service.update(caller, id, body),
+    delete: (caller, id) => service.delete(caller, id),
+  });
 };

@@ -6,8 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { renderWith, sendStreamedList } from '../../lib/http.ts';
+import { registerItemRoutes } from '../../lib/item-routes.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { bearerSecurity, idParamsSchema } from '../../lib/schemas.ts';
+import { bearerSecurity } from '../../lib/schemas.ts';
 import { guardScope, type RouteScope } from '../auth/auth.scope.ts';
 import {
   createNamedBodySchema,
@@ -52,65 +53,21 @@ export function namedResourceRoutes(resource: NamedResource): FastifyPluginAsync
         ),
     );
 
-    app.get(
-      '/:id',
-      {
-        schema: {
-          tags,
-          summary: summaries.get,
-          security: bearerSecurity,
-          params: idParamsSchema,
-          response: { 200: resource.schema },
-        },
+    registerItemRoutes(app, {
+      tags,
+      caller: scope.actor,
+      schema: resource.schema,
+      bodies: { create: createNamedBodySchema, update: renameBodySchema },
+      summaries: {
+        get: summaries.get,
+        create: summaries.create,
+        update: summaries.rename,
+        delete: summaries.delete,
       },
-      async (request) => service.get(scope.actor(request), request.params.id),
-    );
-
-    app.post(
-      '/',
-      {
-        schema: {
-          tags,
-          summary: summaries.create,
-          security: bearerSecurity,
-          body: createNamedBodySchema,
-          response: { 201: resource.schema },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await service.create(scope.actor(request), request.body)),
-    );
-
-    app.put(
-      '/:id',
-      {
-        schema: {
-          tags,
-          summary: summaries.rename,
-          security: bearerSecurity,
-          params: idParamsSchema,
-          body: renameBodySchema,
-          response: { 200: resource.schema },
-        },
-      },
-      async (request) => service.rename(scope.actor(request), request.params.id, request.body.name),
-    );
-
-    app.delete(
-      '/:id',
-      {
-        schema: {
-          tags,
-          summary: summaries.delete,
-          security: bearerSecurity,
-          params: idParamsSchema,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        await service.delete(scope.actor(request), request.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+      get: (caller, id) => service.get(caller, id),
+      create: (caller, body) => service.create(caller, body),
+      update: (caller, id, body) => service.rename(caller, id, body.name),
+      delete: (caller, id) => service.delete(caller, id),
+    });
   };
 }
