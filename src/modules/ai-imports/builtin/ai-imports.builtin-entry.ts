@@ -37,14 +37,8 @@ export interface EntryContext {
   defaultCountry: string | null;
 }
 
-interface Address {
-  name: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  country: string | null;
-}
+/** What the parser reads from an entry's address lines: the draft's name and address fields. */
+type Address = Pick<AiImportLocationPayload, 'name' | 'address' | 'city' | 'state' | 'zip' | 'country'>;
 
 const commaParts = (text: string) =>
   text
