@@ -1,6 +1,6 @@
 // The direction of imports (README.md, "Direction of imports"), checked by `npm run lint`:
 // entry points -> app -> routes -> a module's routes -> service -> repository -> table, with
-// src/lib as the ground floor. Type-only imports count: a cycle through types is still a cycle
+// src/lib (over src/config) below them all. Type-only imports count: a cycle through types is still a cycle
 // the next change can turn into a runtime one.
 
 /**
@@ -57,6 +57,33 @@ const composedSubFeatureRules = SUB_FEATURES_BELOW_THEIR_MODULE.map((folder) => 
   to: { path: `^src/modules/${folder.split('/')[0]}/[^/]+$` },
 }));
 
+/**
+ * Chains of modules that go one way, lowest first: a module never imports one later in its
+ * chain, sub-folders included. The folder-cycle rule alone would miss a cycle through a
+ * sub-folder its module composes (tags importing locations/json while locations imports tags),
+ * since it counts an import against the folder of the file imported.
+ * - content: tags and sets are named things of a workspace, a location carries them, a map
+ *   collects locations and sets, a finder shows a map and locations;
+ * - accounts: auth writes users and audit entries, and builds on their tables.
+ */
+const MODULE_CHAINS = [
+  [['tags', 'sets'], ['locations'], ['maps'], ['finders']],
+  [['users', 'audit'], ['auth']],
+];
+
+const chainRules = MODULE_CHAINS.flatMap((chain) =>
+  chain.slice(0, -1).map((modules, index) => {
+    const later = chain.slice(index + 1).flat();
+    return {
+      name: 'module-chains-go-one-way',
+      severity: 'error',
+      comment: `${modules.join(', ')} never import ${later.join(', ')}.`,
+      from: { path: `^src/modules/(${modules.join('|')})/` },
+      to: { path: `^src/modules/(${later.join('|')})/` },
+    };
+  }),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -76,6 +103,7 @@ module.exports = {
       to: { path: '^src/modules/$1/[^/]+/', pathNot: below },
     },
     ...composedSubFeatureRules,
+    ...chainRules,
     {
       name: 'no-folder-cycles',
       severity: 'error',

@@ -1,6 +1,7 @@
-// Lists are streamed in batches. The streamed body must be byte for byte
-// what the route sent before (the items of the repository's list through the response schema),
-// pages must concatenate to the whole list, and a long list must leave in chunks.
+// Lists are streamed in batches, rendered by PostgreSQL. The streamed body must be byte for byte
+// what the single read gives for each of its locations, through the response schema
+// (tests/helpers/unstreamed-lists.ts), pages must concatenate to the whole list, and a long list
+// must leave in chunks.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';

@@ -21,7 +21,8 @@ function imported(url: string): Promise<MapModule> {
 
 /**
  * The map module, imported once per page however many views show a map. A failed or timed-out
- * import stays failed for the page (browsers keep a module's failure in their module map).
+ * import stays failed for the page: the promise is kept, so a file that arrives after the bound
+ * is not used until the page loads again (and browsers keep a failed module in their module map).
  */
 export function loadMapModule(scriptUrl: string): Promise<MapModule> {
   loading ??= imported(new URL(builtMapFile(), scriptUrl).href);

@@ -1,6 +1,8 @@
 // Oracles for the byte-for-byte tests of the streamed lists: each list read by one plain select,
 // paged by limit and offset, and rendered through its payload function, as the routes answered
-// before they streamed. Written apart from the streaming code, so the two can disagree.
+// before they streamed. The streaming code is not used, so the two can disagree; locations are
+// rendered by the service's single read (Drizzle rows rendered in JavaScript), which shares the
+// field list with the streamed list but not its SQL rendering or its byte rewriting.
 import { and, asc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../src/db/client.ts';

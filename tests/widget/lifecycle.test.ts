@@ -342,7 +342,9 @@ describe('the map file, fetched on demand', () => {
 
   it('gives up on a map file that never arrives, after its bound', async () => {
     const { page } = await stage.open('/map-hangs', appShell(finder.token, { containers: 1 }));
+    // The clock stands still from before the page loads, so only runFor below moves the bound.
     await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
     await page.route(/\/widget-map\./, () => {});
     const asked = page.waitForRequest(/\/widget-map\./);
     await page.reload();

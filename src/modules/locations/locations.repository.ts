@@ -137,6 +137,14 @@ const batchJson = (ids: number[]) => sql`
   group by part order by part`;
 
 export function createLocationsRepository(db: Database) {
+  /** The single read of each of `ids` that exists, by id. */
+  async function findPayloads(ids: readonly number[], tx: Executor = db): Promise<LocationPayload[]> {
+    const rows = await selectLocations(tx)
+      .where(inArray(l.id, [...ids]))
+      .orderBy(asc(l.id));
+    return rows.map(toLocation);
+  }
+
   return {
     /**
      * The list read for streaming (lib/pagination.ts streamList): ids from the
@@ -176,17 +184,11 @@ export function createLocationsRepository(db: Database) {
     },
 
     async findPayload(id: number, tx: Executor = db): Promise<LocationPayload | undefined> {
-      const [found] = await this.findPayloads([id], tx);
+      const [found] = await findPayloads([id], tx);
       return found;
     },
 
-    /** The single read of each of `ids` that exists, by id. */
-    async findPayloads(ids: readonly number[], tx: Executor = db): Promise<LocationPayload[]> {
-      const rows = await selectLocations(tx)
-        .where(inArray(l.id, [...ids]))
-        .orderBy(asc(l.id));
-      return rows.map(toLocation);
-    },
+    findPayloads,
 
     /** The row, when the actor may reach it. */
     async findAccessible(actor: Actor, id: number, tx: Executor = db): Promise<LocationRow | undefined> {

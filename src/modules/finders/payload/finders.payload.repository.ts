@@ -351,7 +351,6 @@ export function createFinderPayloadRepository(db: Database) {
       });
     },
 
-    /** The finder with this token, when the actor may reach it. */
     /**
      * The finder of a token the actor may publish. With `lock`, its row is locked for the
      * transaction `tx`: the row is the lock of the finder's published files (see publish).
