@@ -328,6 +328,7 @@ describe('the pointer, wherever the CDN is served from', () => {
     ]);
   });
 
+  // Two origins' pages, each loaded twice: up to 15 s on a loaded CI machine.
   it('does not trust a version file without authorized_urls: the API decides, for and against', async () => {
     const refused = await moved(legacy.token, { otherOrigin: true });
     await expectRefused(refused.page, refusal.en(stage.site.otherOrigin));
@@ -336,7 +337,7 @@ describe('the pointer, wherever the CDN is served from', () => {
     const shown = await moved(legacy.token);
     await shown.page.getByRole('region', { name: 'Store locator: Legacy stores' }).waitFor();
     expect(detailsRequests(shown.requests, legacy.token)).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('falls back to the API on a pointer whose url is no string', async () => {
     const { page, requests } = await moved(broken.token);

@@ -398,6 +398,7 @@ describe('map, list and details', () => {
 });
 
 describe('deep links', () => {
+  // Three page loads with a search, filters and a selection each: up to 19 s on a loaded CI machine.
   it('restores the search, the filters and the selected location after a reload and in a new page', async () => {
     const { page } = await openFinder('/deep-link#top');
     await input(page).fill('berlin hau');
@@ -438,7 +439,7 @@ describe('deep links', () => {
 
     const shared = await openFinder(`/deep-link-shared${hash}`);
     await expectRestored(shared.page);
-  });
+  }, 60_000);
 });
 
 describe('analytics', () => {
