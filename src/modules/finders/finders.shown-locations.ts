@@ -1,7 +1,8 @@
 // Which locations a finder shows (docs/api.md, Finders): its own list, its backing map's direct
 // locations and the locations of the map's sets, each once. The one statement of the rule, read
-// by the location list's finder filter (finderLocationsOf), the analytics' check of a batch's location ids and the
-// widget payload (its locations, in their order, and the workspaces its cache depends on).
+// by the location list's finder filter (finderLocationsOf), the analytics' check of a batch's
+// location ids and the widget payload (its locations, in their order, and the workspaces its
+// cache depends on).
 import { type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../lib/actor.ts';
 import { createFinderNotFoundError } from './finders.errors.ts';
