@@ -96,6 +96,21 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(widget|lib)/' },
     },
     {
+      name: 'dashboard-is-a-client',
+      severity: 'error',
+      comment:
+        'src/dashboard is a client of the API: it knows the service only through the types generated from /openapi.json, and nothing of the service imports it.',
+      from: { path: '^src/dashboard/' },
+      to: { path: '^src/', pathNot: '^src/dashboard/' },
+    },
+    {
+      name: 'service-never-imports-the-dashboard',
+      severity: 'error',
+      comment: 'The service serves the dashboard’s build; it never imports its code.',
+      from: { path: '^src/', pathNot: '^src/dashboard/' },
+      to: { path: '^src/dashboard/' },
+    },
+    {
       name: 'sub-features-build-on-their-module',
       severity: 'error',
       comment: "A module's own files never import its sub-feature folders (but those listed as below it).",

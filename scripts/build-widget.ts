@@ -9,18 +9,19 @@
 // compressing again (src/modules/widget-assets/widget-assets.precompressed.ts). `npm run build` runs it;
 // `npm start` rebuilds when the build is missing or older than its sources. Run directly:
 // `tsx scripts/build-widget.ts`.
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Plugin, transform } from 'esbuild';
+import { writeAtomic } from '../src/lib/atomic-write.ts';
 import { compressBody } from '../src/lib/content-coding.ts';
+import { projectRoot } from '../src/lib/project-root.ts';
 import {
   contentHash,
   MANIFEST_FILE,
   MAP_FILE_PATTERN,
   mapFileName,
-  projectRoot,
   type WidgetManifest,
   widgetDistDir,
 } from '../src/modules/widget-assets/widget-assets.bundle.ts';
@@ -122,12 +123,6 @@ const sizes = (code: string): WidgetSizes => ({
   raw: Buffer.byteLength(code),
   gzip: gzipSync(code, { level: 9 }).length,
 });
-
-/** Written beside, then renamed: a server reading the folder never sees half a file. */
-async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
-  await writeFile(`${file}.tmp`, data);
-  await rename(`${file}.tmp`, file);
-}
 
 export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifest> {
   const { map, mapFile, widget: code } = await compileBoth();

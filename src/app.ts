@@ -12,6 +12,7 @@ import { compressBody, type EncodedBody, sendEncoded } from './lib/content-codin
 import { createRateLimitedError } from './lib/errors.ts';
 import { authPlugin } from './modules/auth/auth.plugin.ts';
 import { cdnRoutes } from './modules/cdn/cdn.routes.ts';
+import { dashboardRoutes } from './modules/dashboard-assets/dashboard-assets.routes.ts';
 import { createDemoRepository } from './modules/demo/demo.repository.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { widgetRoutes } from './modules/widget-assets/widget-assets.routes.ts';
@@ -202,9 +203,10 @@ function registerHealthRoutes(app: App, deps: Deps): void {
   );
 }
 
-/** What visitors' browsers load outside /api: the local CDN, widget.js and the demo page. */
+/** What browsers load outside /api: the local CDN, widget.js, the demo page and the dashboard. */
 async function registerPublicRoutes(app: App, { config, db }: Deps): Promise<void> {
   if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
+  await app.register(dashboardRoutes, { cdnUrl: config.storage.cdnUrl });
   await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl, dir: config.widgetDir });
   const demo = createDemoRepository(db);
   await app.register(demoRoutes, {

@@ -3,9 +3,9 @@
 // JSON are also kept gzip- and br-compressed beside the file, made once when it is written: the
 // published payload versions are written once and read by every visitor, and at 10,000
 // locations they are megabytes, too large to compress per request (docs/api.md, Storage and CDN).
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { writeAtomic } from '../atomic-write.ts';
 import { CONTENT_CODINGS, type ContentCoding, chooseContentCoding, compressBody } from '../content-coding.ts';
 import { assertStorageKey, folderOf, InvalidStorageKeyError, publicUrlFor } from './keys.ts';
 import type { Storage } from './types.ts';
@@ -51,18 +51,6 @@ async function removeIfPresent(file: string): Promise<void> {
     await unlink(file);
   } catch (error) {
     if (!isAbsent(error)) throw error;
-  }
-}
-
-/** Writes through a temporary file in the same folder and a rename, so readers never see half a file. */
-async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temp, data);
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
   }
 }
 

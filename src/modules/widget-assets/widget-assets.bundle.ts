@@ -4,11 +4,10 @@
 // tag from a hash of the served bytes; and the map file widget.js imports when a finder shows
 // its map, served as built. Re-read when the manifest changes, so a rebuild needs no restart.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EncodedBody } from '../../lib/content-coding.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../../widget/served.ts';
 import { type PrecompressedCoding, withStoredTail } from './widget-assets.precompressed.ts';
 
@@ -40,18 +39,6 @@ export const MANIFEST_FILE = 'manifest.json';
 export const mapFileName = (hash: string) => `widget-map.${hash}.js`;
 export const MAP_FILE_PATTERN = /^widget-map\.[0-9a-f]{16}\.js$/;
 
-/** The folder holding package.json, found from this file (it runs from src/ or dist/src/). */
-function findProjectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above the widget module');
-    dir = parent;
-  }
-  return dir;
-}
-
-export const projectRoot = findProjectRoot();
 export const widgetDistDir = path.join(projectRoot, 'dist', 'widget');
 
 export const contentHash = (content: string | Buffer) =>

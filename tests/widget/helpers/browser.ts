@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { projectRoot } from '../../../src/modules/widget-assets/widget-assets.bundle.ts';
+import { projectRoot } from '../../../src/lib/project-root.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);

@@ -1,0 +1,144 @@
+// Builds the dashboard (src/dashboard, React) with esbuild into dist/dashboard: the API's types
+// generated first (scripts/dashboard/api-types.ts), then the entry script, its code-split chunks
+// and one stylesheet under assets/ with content hashes in their names, each with gzip and br
+// forms made once here, and manifest.json naming them for the service (and index.html, a page
+// for hosting the build elsewhere, with DASHBOARD_API_URL as the API's URL). `npm run build`
+// runs it; `npm start` rebuilds when the build is missing or older than its sources.
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { writeAtomic } from '../src/lib/atomic-write.ts';
+import { compressBody } from '../src/lib/content-coding.ts';
+import { projectRoot } from '../src/lib/project-root.ts';
+import {
+  ASSETS_FOLDER,
+  DASHBOARD_MANIFEST_FILE,
+  type DashboardManifest,
+  dashboardDistDir,
+  dashboardPage,
+} from '../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
+import { contentHash } from '../src/modules/widget-assets/widget-assets.bundle.ts';
+import { generateApiTypes } from './dashboard/api-types.ts';
+
+const SOURCES = path.join(projectRoot, 'src', 'dashboard');
+const ENTRY = path.join(SOURCES, 'main.tsx');
+const ICON = path.join(SOURCES, 'favicon.svg');
+
+export async function buildDashboard(outDir = dashboardDistDir): Promise<DashboardManifest> {
+  await generateApiTypes();
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Browsers of the last few years: what a business's staff run.
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    outdir: path.join(outDir, ASSETS_FOLDER),
+    entryNames: '[name].[hash]',
+    chunkNames: 'chunk.[hash]',
+    assetNames: '[name].[hash]',
+    legalComments: 'linked',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const assetsDir = path.join(outDir, ASSETS_FOLDER);
+  await mkdir(assetsDir, { recursive: true });
+  const icon = await readFile(ICON);
+  const manifest: DashboardManifest = {
+    built_at: new Date().toISOString(),
+    entry: { script: '', stylesheet: '', preload: [], icon: `favicon.${contentHash(icon)}.svg` },
+    assets: {},
+  };
+  const files = [
+    ...result.outputFiles.map((file) => ({ file: file.path, contents: Buffer.from(file.contents) })),
+    { file: path.join(assetsDir, manifest.entry.icon), contents: icon },
+  ];
+  for (const { file, contents } of files) {
+    const forms = await compressBody(contents, 'max');
+    await writeAtomic(file, forms.identity);
+    await writeAtomic(`${file}.gz`, forms.gzip);
+    await writeAtomic(`${file}.br`, forms.br);
+    manifest.assets[path.basename(file)] = {
+      bytes: forms.identity.length,
+      gzip_bytes: forms.gzip.length,
+      br_bytes: forms.br.length,
+    };
+  }
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    if (meta.entryPoint === undefined) continue;
+    manifest.entry.script = path.basename(output);
+    manifest.entry.stylesheet = meta.cssBundle ? path.basename(meta.cssBundle) : '';
+    manifest.entry.preload = meta.imports
+      .filter((i) => i.kind === 'import-statement')
+      .map((i) => path.basename(i.path));
+  }
+  if (!manifest.entry.script || !manifest.entry.stylesheet)
+    throw new Error('esbuild wrote no entry script or stylesheet');
+  await writeAtomic(
+    path.join(outDir, 'index.html'),
+    dashboardPage(manifest, process.env.DASHBOARD_BASE_PATH ?? '/app', process.env.DASHBOARD_API_URL ?? ''),
+  );
+  // The manifest last: the service re-reads the build when it changes.
+  await writeAtomic(path.join(outDir, DASHBOARD_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  await removeOtherAssets(assetsDir, manifest);
+  return manifest;
+}
+
+/** Assets of earlier builds: the service serves the manifest's only. */
+async function removeOtherAssets(assetsDir: string, manifest: DashboardManifest): Promise<void> {
+  for (const file of await readdir(assetsDir)) {
+    if (!(file.replace(/\.(gz|br)$/, '') in manifest.assets))
+      await rm(path.join(assetsDir, file), { force: true });
+  }
+}
+
+/** The newest change among the dashboard's sources, its build scripts, the API's and the lock file. */
+async function newestSourceTime(): Promise<number> {
+  const folders = [
+    SOURCES,
+    path.join(projectRoot, 'src', 'modules'),
+    path.join(projectRoot, 'scripts', 'dashboard'),
+  ];
+  const files = (
+    await Promise.all(
+      folders.map(async (folder) =>
+        (await readdir(folder, { recursive: true })).map((file) => path.join(folder, file)),
+      ),
+    )
+  ).flat();
+  files.push(
+    path.join(projectRoot, 'scripts', 'build-dashboard.ts'),
+    path.join(projectRoot, 'package-lock.json'),
+  );
+  const times = await Promise.all(
+    files
+      .filter((file) => !file.endsWith('schema.gen.ts'))
+      .map(async (file) => (await stat(file).catch(() => undefined))?.mtimeMs ?? 0),
+  );
+  return Math.max(...times);
+}
+
+/** Builds when the build is missing or older than any source; says which. */
+export async function ensureDashboardBuilt(outDir = dashboardDistDir): Promise<'built' | 'fresh'> {
+  const built = await stat(path.join(outDir, DASHBOARD_MANIFEST_FILE)).catch(() => undefined);
+  if (built && built.mtimeMs >= (await newestSourceTime())) return 'fresh';
+  await buildDashboard(outDir);
+  return 'built';
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const manifest = await buildDashboard();
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const first = [manifest.entry.script, ...manifest.entry.preload, manifest.entry.stylesheet];
+  const sum = (key: 'bytes' | 'gzip_bytes') =>
+    first.reduce((total, name) => total + (manifest.assets[name]?.[key] ?? 0), 0);
+  console.log(
+    `dist/dashboard: ${Object.keys(manifest.assets).length} assets; first screen ${kb(sum('bytes'))} ` +
+      `(${kb(sum('gzip_bytes'))} gzip)`,
+  );
+}

@@ -1,0 +1,132 @@
+// The table itself: TanStack Virtual renders only the rows in view (plus a few), between two
+// spacer rows, so 100,000 rows are a few dozen <tr>s; the table says how many rows it has
+// (aria-rowcount) and each row where it is (aria-rowindex), so screen readers count right.
+// Headers of sortable columns are buttons; aria-sort says the order.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { formatDateTime, t } from '../i18n/i18n.ts';
+import type { Location, LocationSort } from './location-pages.ts';
+
+const ROW_HEIGHT = 44;
+
+type SortableColumn = 'title' | 'city' | 'updated_at';
+
+interface Column {
+  key: string;
+  label: () => string;
+  sortable?: SortableColumn;
+  cell: (location: Location) => string;
+}
+
+const COLUMNS: Column[] = [
+  { key: 'title', label: () => t('locations.col.title'), sortable: 'title', cell: (l) => l.title },
+  { key: 'address', label: () => t('locations.col.address'), cell: (l) => l.address ?? '' },
+  { key: 'city', label: () => t('locations.col.city'), sortable: 'city', cell: (l) => l.city ?? '' },
+  { key: 'country', label: () => t('locations.col.country'), cell: (l) => l.country ?? '' },
+  {
+    key: 'tags',
+    label: () => t('locations.col.tags'),
+    cell: (l) => l.tags.map((tag) => tag.name).join(', '),
+  },
+  {
+    key: 'updated',
+    label: () => t('locations.col.updated'),
+    sortable: 'updated_at',
+    cell: (l) => formatDateTime(l.updated_at),
+  },
+];
+
+interface Props {
+  total: number;
+  row: (index: number) => Location | undefined;
+  sort: LocationSort | undefined;
+  onSort: (sort: LocationSort | undefined) => void;
+  onRangeChange: (range: { first: number; last: number }) => void;
+}
+
+function ariaSort(column: SortableColumn, sort: LocationSort | undefined) {
+  if (sort === column) return 'ascending';
+  if (sort === `-${column}`) return 'descending';
+  return undefined;
+}
+
+/** Ascending, then descending, then the default order (by id). */
+function nextSort(column: SortableColumn, sort: LocationSort | undefined): LocationSort | undefined {
+  if (sort === column) return `-${column}`;
+  if (sort === `-${column}`) return undefined;
+  return column;
+}
+
+export function LocationsTable({ total, row, sort, onSort, onRangeChange }: Props) {
+  const scroller = useRef<HTMLElement>(null);
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  useEffect(() => onRangeChange({ first, last }), [first, last, onRangeChange]);
+
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  return (
+    // The sort buttons inside make the scrolling region reachable by keyboard.
+    <section ref={scroller} className="table-scroller" aria-label={t('locations.title')}>
+      <table className="data-table" aria-rowcount={total + 1}>
+        <thead>
+          <tr aria-rowindex={1}>
+            {COLUMNS.map((column) => (
+              <th
+                key={column.key}
+                scope="col"
+                aria-sort={column.sortable ? ariaSort(column.sortable, sort) : undefined}
+              >
+                {column.sortable ? (
+                  <button
+                    type="button"
+                    className="sort-button"
+                    onClick={() => onSort(nextSort(column.sortable as SortableColumn, sort))}
+                  >
+                    {column.label()}
+                    <span aria-hidden="true" className="sort-mark">
+                      {ariaSort(column.sortable, sort) === 'ascending'
+                        ? ' ▲'
+                        : ariaSort(column.sortable, sort) === 'descending'
+                          ? ' ▼'
+                          : ''}
+                    </span>
+                  </button>
+                ) : (
+                  column.label()
+                )}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row holds nothing, focusable or not */}
+          {before > 0 && <tr aria-hidden="true" style={{ height: before }} />}
+          {items.map((item) => {
+            const location = row(item.index);
+            return (
+              <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }}>
+                {location ? (
+                  COLUMNS.map((column) => <td key={column.key}>{column.cell(location)}</td>)
+                ) : (
+                  <td colSpan={COLUMNS.length} className="row-loading">
+                    {t('locations.row_loading')}
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+          {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row holds nothing, focusable or not */}
+          {after > 0 && <tr aria-hidden="true" style={{ height: after }} />}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+// The dashboard's pages under /app. Signed-out pages (sign in, sign up) and the signed-in ones
+// inside the app shell; a signed-in page without a session goes to sign-in, which comes back
+// to it. Each page's state that a link should keep (workspace, search, order) is in its
+// search parameters, checked here.
+import { createRootRoute, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { SignIn } from './account/sign-in.tsx';
+import { SignUp } from './account/sign-up.tsx';
+import { getSession } from './api/session.ts';
+import { APP_BASE_PATH } from './config.ts';
+import { LOCATION_SORTS, type LocationSort } from './locations/location-pages.ts';
+import { LocationsScreen } from './locations/locations-screen.tsx';
+import { AppShell } from './shell/app-shell.tsx';
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+const id = (value: unknown) => {
+  const number = typeof value === 'number' ? value : Number(value);
+  return Number.isSafeInteger(number) && number > 0 ? number : undefined;
+};
+
+const rootRoute = createRootRoute({ component: Outlet });
+
+interface SignedOutSearch {
+  /** The page to go back to once signed in. */
+  redirect?: string;
+  /** The session ended on its own (expired, revoked): the page says so. */
+  expired?: boolean;
+}
+
+export interface LocationsSearch {
+  workspace?: number;
+  q?: string;
+  sort?: LocationSort;
+}
+
+const signedOutSearch = (search: Record<string, unknown>): SignedOutSearch => ({
+  redirect: text(search.redirect),
+  expired: search.expired === true || search.expired === 'true' ? true : undefined,
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'sign-in',
+  validateSearch: signedOutSearch,
+  component: SignIn,
+});
+
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'sign-up',
+  validateSearch: signedOutSearch,
+  component: SignUp,
+});
+
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad({ location }) {
+    if (!getSession()) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  },
+  component: AppShell,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  beforeLoad() {
+    throw redirect({ to: '/locations', search: {} });
+  },
+});
+
+const locationsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'locations',
+  validateSearch: (search: Record<string, unknown>): LocationsSearch => ({
+    workspace: id(search.workspace),
+    q: text(search.q),
+    sort: LOCATION_SORTS.includes(search.sort as LocationSort) ? (search.sort as LocationSort) : undefined,
+  }),
+  component: LocationsScreen,
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  signUpRoute,
+  appRoute.addChildren([indexRoute, locationsRoute]),
+]);
+
+export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

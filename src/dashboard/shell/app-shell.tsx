@@ -1,0 +1,49 @@
+// The signed-in frame: a skip link, the header (product, workspace switcher, account menu) and
+// the main navigation, with the current screen in <main>.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { Button } from 'react-aria-components';
+import { api } from '../api/client.ts';
+import { endSession } from '../api/session.ts';
+import { t } from '../i18n/i18n.ts';
+import { WorkspaceSwitcher } from '../workspaces/workspace-switcher.tsx';
+
+export function AppShell() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signOut = useMutation({
+    // The session ends here whatever the service answers: a sign-out never fails for the user.
+    mutationFn: async () => api.POST('/api/logout').catch(() => undefined),
+    onSettled() {
+      endSession();
+      queryClient.clear();
+      void navigate({ to: '/sign-in', search: {} });
+    },
+  });
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('app.skip')}
+      </a>
+      <header className="app-header">
+        <span className="brand">{t('app.name')}</span>
+        <WorkspaceSwitcher />
+        <nav aria-label={t('nav.main')}>
+          <ul>
+            <li>
+              <Link to="/locations" activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.locations')}
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <Button className="button" onPress={() => signOut.mutate()} isPending={signOut.isPending}>
+          {t('nav.sign_out')}
+        </Button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
