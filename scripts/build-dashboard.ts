@@ -97,28 +97,17 @@ async function removeOtherAssets(assetsDir: string, manifest: DashboardManifest)
   }
 }
 
-/** The newest change among the dashboard's sources, its build scripts, the API's and the lock file. */
+/** The newest change among what the bundle is made of: the dashboard's sources, this script, the lock file. */
 async function newestSourceTime(): Promise<number> {
-  const folders = [
-    SOURCES,
-    path.join(projectRoot, 'src', 'modules'),
-    path.join(projectRoot, 'scripts', 'dashboard'),
-  ];
-  const files = (
-    await Promise.all(
-      folders.map(async (folder) =>
-        (await readdir(folder, { recursive: true })).map((file) => path.join(folder, file)),
-      ),
-    )
-  ).flat();
+  const files = (await readdir(SOURCES, { recursive: true }))
+    .map((file) => path.join(SOURCES, file))
+    .filter((file) => !file.endsWith('schema.gen.ts'));
   files.push(
     path.join(projectRoot, 'scripts', 'build-dashboard.ts'),
     path.join(projectRoot, 'package-lock.json'),
   );
   const times = await Promise.all(
-    files
-      .filter((file) => !file.endsWith('schema.gen.ts'))
-      .map(async (file) => (await stat(file).catch(() => undefined))?.mtimeMs ?? 0),
+    files.map(async (file) => (await stat(file).catch(() => undefined))?.mtimeMs ?? 0),
   );
   return Math.max(...times);
 }

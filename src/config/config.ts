@@ -51,6 +51,7 @@ export const envSchema = z.object({
   CDN_URL: optionalUrl,
   /** Where the built widget is read from (dist/widget by default). */
   WIDGET_DIR: optionalString,
+  DASHBOARD_DIR: optionalString,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: optionalUrl,
@@ -178,6 +179,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       },
     },
     widgetDir: env.WIDGET_DIR ? path.resolve(env.WIDGET_DIR) : undefined,
+    dashboardDir: env.DASHBOARD_DIR ? path.resolve(env.DASHBOARD_DIR) : undefined,
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL },
     geocoder: { kind: env.GEOCODER, apiKey: env.GEOCODER_API_KEY, baseUrl: env.GEOCODER_BASE_URL },
     photonUrl: env.PHOTON_URL.replace(/\/+$/, ''),

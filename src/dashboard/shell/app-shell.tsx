@@ -37,7 +37,7 @@ export function AppShell() {
             </li>
           </ul>
         </nav>
-        <Button className="button" onPress={() => signOut.mutate()} isPending={signOut.isPending}>
+        <Button className="button" onPress={() => signOut.mutate()} isDisabled={signOut.isPending}>
           {t('nav.sign_out')}
         </Button>
       </header>

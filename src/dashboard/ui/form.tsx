@@ -57,9 +57,13 @@ export function Field({ label, description, ...props }: FieldProps) {
   );
 }
 
+/**
+ * The form's button. While the request runs it says so and ignores presses. (React Aria's
+ * isPending would announce through a role="img" node that axe flags as unnamed.)
+ */
 export function SubmitButton({ pending, children }: { pending: boolean; children: ReactNode }) {
   return (
-    <Button type="submit" className="button primary" isPending={pending}>
+    <Button type="submit" className="button primary" isDisabled={pending} aria-busy={pending || undefined}>
       {pending ? t('app.saving') : children}
     </Button>
   );

@@ -51,9 +51,9 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   return { page, outsideRequests, close: () => context.close() };
 }
 
-/** Screenshots are kept under .data/widget-screenshots/ (the CI artifact), one per state. */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  const dir = path.join(projectRoot, '.data', 'widget-screenshots');
+/** Screenshots are kept under .data/<folder>/ (the CI artifact), one per state. */
+export async function screenshot(page: Page, name: string, folder = 'widget-screenshots'): Promise<string> {
+  const dir = path.join(projectRoot, '.data', folder);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });

@@ -1,0 +1,115 @@
+// The dashboard as its browser tests meet it: the real service (on a database of the test
+// file's own) listening on 127.0.0.1 and serving the build at /app, a second origin serving the
+// same build as a static site whose page names the service as its API (the dashboard as a
+// separate client), and Chromium. Every page records what should never happen: a console
+// error, a Content-Security-Policy violation, an uncaught exception, a request off this machine.
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { ensureDashboardBuilt } from '../../../scripts/build-dashboard.ts';
+import { freePort } from '../../../src/db/embedded.ts';
+import {
+  API_URL_META,
+  dashboardDistDir,
+} from '../../../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { launchChromium, openPage } from '../../widget/helpers/browser.ts';
+import { listen, stop } from '../../widget/helpers/static-servers.ts';
+
+export interface DashboardPage {
+  page: Page;
+  /** Console errors, CSP violations, page errors and requests off this machine, in order. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export interface DashboardStage {
+  /** The service: http://127.0.0.1:<port>; the dashboard is at /app. */
+  origin: string;
+  ctx: TestContext;
+  /** The same build served by another origin, its API the service: http://localhost:<port>. */
+  elsewhere: string;
+  open(path: string, options?: BrowserContextOptions, origin?: string): Promise<DashboardPage>;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.html': 'text/html; charset=utf-8',
+};
+
+/**
+ * A static host of the build: files under /app/assets, and for every other /app path the
+ * build's index.html naming `apiUrl` as the API (what a build with DASHBOARD_API_URL writes).
+ */
+async function startStaticHost(buildDir: string, apiUrl: string) {
+  const page = (await readFile(path.join(buildDir, 'index.html'), 'utf8')).replace(
+    `<meta name="${API_URL_META}" content="">`,
+    `<meta name="${API_URL_META}" content="${apiUrl}">`,
+  );
+  if (!page.includes(apiUrl)) throw new Error("the build's index.html has no empty API URL to fill in");
+  const server = createServer(async (request, response) => {
+    const pathname = new URL(request.url ?? '/', 'http://host').pathname;
+    if (pathname === '/app' || (pathname.startsWith('/app/') && !pathname.startsWith('/app/assets/'))) {
+      response.writeHead(200, { 'content-type': CONTENT_TYPES['.html'] });
+      return void response.end(page);
+    }
+    const file = path.join(buildDir, 'assets', path.basename(pathname));
+    const body = pathname.startsWith('/app/assets/')
+      ? await readFile(file).catch(() => undefined)
+      : undefined;
+    if (!body) return void response.writeHead(404).end();
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+    });
+    response.end(body);
+  });
+  const port = await listen(server);
+  return { origin: `http://localhost:${port}`, close: () => stop(server) };
+}
+
+export async function startDashboardStage(): Promise<DashboardStage> {
+  await ensureDashboardBuilt();
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const ctx = await createTestContext({ env: { APP_URL: origin } });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  const host = await startStaticHost(dashboardDistDir, origin);
+  const browser: Browser = await launchChromium();
+
+  return {
+    origin,
+    ctx,
+    elsewhere: host.origin,
+    async open(pathname, options = {}, at = origin) {
+      const { page, outsideRequests, close } = await openPage(browser, options);
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        // An API error the screen handles (a wrong password's 401) is logged by Chromium too.
+        if (
+          message.type() === 'error' &&
+          !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+        ) {
+          problems.push(`console: ${message.text()}`);
+        }
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      await page.goto(`${at}${pathname}`);
+      return {
+        page,
+        get problems() {
+          return [...problems, ...outsideRequests.map((url) => `outside request: ${url}`)];
+        },
+        close,
+      };
+    },
+    async close() {
+      await browser.close();
+      await host.close();
+      await ctx.close();
+    },
+  };
+}
