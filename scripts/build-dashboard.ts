@@ -70,7 +70,8 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
     };
   }
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
-    if (meta.entryPoint === undefined) continue;
+    // The entry's script; screens loaded on demand are entry points of their own chunks.
+    if (meta.entryPoint === undefined || path.resolve(meta.entryPoint) !== ENTRY) continue;
     manifest.entry.script = path.basename(output);
     manifest.entry.stylesheet = meta.cssBundle ? path.basename(meta.cssBundle) : '';
     manifest.entry.preload = meta.imports

@@ -2,13 +2,20 @@
 // inside the app shell; a signed-in page without a session goes to sign-in, which comes back
 // to it. Each page's state that a link should keep (workspace, search, order) is in its
 // search parameters, checked here.
-import { createRootRoute, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
 import { SignIn } from './account/sign-in.tsx';
 import { SignUp } from './account/sign-up.tsx';
 import { getSession } from './api/session.ts';
 import { APP_BASE_PATH } from './config.ts';
+import { FINDER_TABS, type FinderTab } from './finders/tabs.ts';
 import { LOCATION_SORTS, type LocationSort } from './locations/location-pages.ts';
-import { LocationsScreen } from './locations/locations-screen.tsx';
 import { AppShell } from './shell/app-shell.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -26,8 +33,12 @@ interface SignedOutSearch {
   expired?: boolean;
 }
 
-export interface LocationsSearch {
+/** The workspace a screen shows, when the address names one. */
+export interface WorkspaceSearch {
   workspace?: number;
+}
+
+export interface LocationsSearch extends WorkspaceSearch {
   q?: string;
   sort?: LocationSort;
 }
@@ -76,13 +87,36 @@ const locationsRoute = createRoute({
     q: text(search.q),
     sort: LOCATION_SORTS.includes(search.sort as LocationSort) ? (search.sort as LocationSort) : undefined,
   }),
-  component: LocationsScreen,
+  component: lazyRouteComponent(() => import('./locations/locations-screen.tsx'), 'LocationsScreen'),
+});
+
+const importRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'import',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./import/import-screen.tsx'), 'ImportScreen'),
+});
+
+const findersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'finders',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./finders/finders-screen.tsx'), 'FindersScreen'),
+});
+
+const finderRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'finders/$finderId',
+  validateSearch: (search: Record<string, unknown>): { tab?: FinderTab } => ({
+    tab: FINDER_TABS.includes(search.tab as FinderTab) ? (search.tab as FinderTab) : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./finders/finder-screen.tsx'), 'FinderScreen'),
 });
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
-  appRoute.addChildren([indexRoute, locationsRoute]),
+  appRoute.addChildren([indexRoute, locationsRoute, importRoute, findersRoute, finderRoute]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });

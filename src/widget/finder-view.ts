@@ -5,8 +5,9 @@
 // the document; the shadow root is then emptied, ready for a mount if the container returns.
 // The map arrives later than the rest: its code is a second file (map-loader.ts), and the view
 // brings it up to date with the results, search position and selection of the moment.
+
+import { ensureContrast, tint } from '../lib/color-contrast.ts';
 import { createTracker, type Tracker } from './analytics.ts';
-import { ensureContrast, tint } from './color.ts';
 import type { LoadResult } from './data.ts';
 import { deepLinkKey, readViewState, type ViewState, writeViewState } from './deep-link.ts';
 import { renderDetails } from './details.ts';

@@ -4,7 +4,7 @@
 // axe-core scan (zero violations) and a screenshot under .data/widget-screenshots/.
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contrastRatio } from '../../src/widget/color.ts';
+import { contrastRatio } from '../../src/lib/color-contrast.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { scanWidgets } from './helpers/axe.ts';

@@ -1,7 +1,7 @@
 // The locations of a workspace: a search box, the count, and a table that stays smooth at
 // 100,000 rows (locations-table.tsx). The workspace, the search and the order live in the
 // address, so a reload or a shared link shows the same view.
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { formatNumber, t } from '../i18n/i18n.ts';
@@ -70,7 +70,14 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
       {pages.error ? (
         <ErrorNotice error={pages.error} onRetry={() => void pages.refetch()} />
       ) : pages.total === 0 ? (
-        <p className="empty">{filter.q ? t('locations.no_match', { q: filter.q }) : t('locations.empty')}</p>
+        <div className="empty">
+          <p>{filter.q ? t('locations.no_match', { q: filter.q }) : t('locations.empty')}</p>
+          {!filter.q && (
+            <Link className="button primary" to="/import" search={{ workspace: filter.workspaceId }}>
+              {t('locations.import')}
+            </Link>
+          )}
+        </div>
       ) : pages.total !== undefined ? (
         <LocationsTable
           total={pages.total}

@@ -1,7 +1,7 @@
 // The signed-in frame: a skip link, the header (product, workspace switcher, account menu) and
 // the main navigation, with the current screen in <main>.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { Link, Outlet, useNavigate, useSearch } from '@tanstack/react-router';
 import { Button } from 'react-aria-components';
 import { api } from '../api/client.ts';
 import { endSession } from '../api/session.ts';
@@ -10,6 +10,9 @@ import { WorkspaceSwitcher } from '../workspaces/workspace-switcher.tsx';
 
 export function AppShell() {
   const navigate = useNavigate();
+  // The workspace in view goes along from screen to screen.
+  const { workspace } = useSearch({ strict: false }) as { workspace?: number };
+  const workspaceSearch = workspace === undefined ? {} : { workspace };
   const queryClient = useQueryClient();
   const signOut = useMutation({
     // The session ends here whatever the service answers: a sign-out never fails for the user.
@@ -31,8 +34,18 @@ export function AppShell() {
         <nav aria-label={t('nav.main')}>
           <ul>
             <li>
-              <Link to="/locations" activeProps={{ 'aria-current': 'page' }}>
+              <Link to="/locations" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
                 {t('nav.locations')}
+              </Link>
+            </li>
+            <li>
+              <Link to="/import" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.import')}
+              </Link>
+            </li>
+            <li>
+              <Link to="/finders" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.finders')}
               </Link>
             </li>
           </ul>

@@ -1,7 +1,7 @@
 // Forms as every screen uses them: React Aria's Form and TextField, with a 422's field errors
 // shown beside their fields (the error's dotted paths are the fields' names) and any other
 // error above the submit button.
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import {
   Form as AriaForm,
   Button,
@@ -25,17 +25,35 @@ interface FormProps {
 }
 
 export function Form({ onSubmit, error, children, label }: FormProps) {
+  // A field's error goes as soon as the field is edited (not when it loses focus, which would
+  // move the button under the pointer as it is pressed).
+  const [edited, setEdited] = useState<{ error: unknown; names: Set<string> }>({ error, names: new Set() });
+  const names = edited.error === error ? edited.names : new Set<string>();
   const fields = error instanceof ApiError && error.status === 422 ? error.fields : {};
+  const shown = Object.fromEntries(Object.entries(fields).filter(([name]) => !names.has(name)));
   return (
     <AriaForm
       aria-label={label}
-      validationErrors={fields}
+      validationErrors={shown}
+      // The service is the judge: errors are shown (aria-invalid, the message under the field)
+      // but never block the next submit, which the browser's own validity would do.
+      validationBehavior="aria"
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(new FormData(event.currentTarget));
       }}
     >
-      {children}
+      {/* Input events bubble here from every field; the wrapper takes no room (display: contents). */}
+      <div
+        className="form-fields"
+        onInput={(event) => {
+          const name = (event.target as HTMLInputElement).name;
+          if (name && name in fields && !names.has(name))
+            setEdited({ error, names: new Set(names).add(name) });
+        }}
+      >
+        {children}
+      </div>
       {error !== null && error !== undefined && <ErrorNotice error={error} />}
     </AriaForm>
   );

@@ -1,6 +1,6 @@
-// WCAG 2.2 contrast for the finder's primary color: white text sits on it and it colors links
-// and focus rings on white, so it must reach 4.5:1 against white. A color that does not is
-// darkened (its hue kept) until it does.
+// WCAG 2.2 contrast for a finder's primary color, which the widget applies and the dashboard
+// shows: white text sits on it and it colors links and focus rings on white, so it must reach
+// 4.5:1 against white. A color that does not is darkened (its hue kept) until it does.
 type Rgb = [number, number, number];
 
 function toRgb(hex: string): Rgb {

@@ -1,0 +1,157 @@
+// The finder's name and design: every widget setting as a field, filled with what the widget
+// reads today (its default where nothing is stored). Saving stores what differs from the
+// defaults; a value the widget would not use is refused beside its field before anything is
+// sent. The main colour shows the colour the widget will really use (darkened for contrast).
+import { useState } from 'react';
+import { Input, Label, Switch, Text, TextField } from 'react-aria-components';
+import { contrastRatio, ensureContrast } from '../../lib/color-contrast.ts';
+import { ApiError } from '../api/errors.ts';
+import { t } from '../i18n/i18n.ts';
+import { Field, Form, SubmitButton } from '../ui/form.tsx';
+import { SelectField } from '../ui/select-field.tsx';
+import {
+  type FormValues,
+  formValues,
+  SETTING_FIELDS,
+  type SettingField,
+  settingsFromForm,
+} from './settings-fields.ts';
+import { type Finder, useUpdateFinder } from './use-finders.ts';
+
+export function DesignPanel({ finder }: { finder: Finder }) {
+  const [values, setValues] = useState<FormValues>(() => formValues(finder.settings));
+  const [refused, setRefused] = useState<string[]>([]);
+  const update = useUpdateFinder(finder.id);
+  // An edit takes the field's refusal away at once, so nothing moves under the pointer on blur.
+  const set = (key: string, value: string | boolean) => {
+    setValues((previous) => ({ ...previous, [key]: value }));
+    setRefused((previous) => previous.filter((refusedKey) => refusedKey !== key));
+  };
+
+  const refusedErrors = Object.fromEntries(refused.map((key) => [key, [t('design.refused')]]));
+  const error =
+    refused.length > 0
+      ? new ApiError(422, 'validation_failed', t('error.form'), { ...refusedErrors })
+      : update.error;
+
+  return (
+    <Form
+      label={t('finder.tab.design')}
+      error={error}
+      onSubmit={(form) => {
+        const { settings, refused: keys } = settingsFromForm(values, finder.settings);
+        setRefused(keys);
+        if (keys.length > 0) return;
+        update.mutate({ name: String(form.get('name')).trim(), settings });
+      }}
+    >
+      <Field name="name" label={t('finder.rename')} defaultValue={finder.name} isRequired />
+      {SETTING_FIELDS.map((field) => (
+        <SettingInput
+          key={field.key}
+          field={field}
+          value={values[field.key]}
+          onChange={(value) => set(field.key, value)}
+        />
+      ))}
+      <SubmitButton pending={update.isPending}>{t('app.save')}</SubmitButton>
+      {update.isSuccess && !update.isPending && (
+        <p role="status" className="notice">
+          {t('finder.saved')}
+        </p>
+      )}
+    </Form>
+  );
+}
+
+function SettingInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: SettingField;
+  value: string | boolean | undefined;
+  onChange: (value: string | boolean) => void;
+}) {
+  const label = t(field.label);
+  const description = field.hint && t(field.hint);
+  if (field.kind === 'switch') {
+    return (
+      <Switch name={field.key} className="switch" isSelected={value === true} onChange={onChange}>
+        <span className="switch-track" aria-hidden="true" />
+        {label}
+      </Switch>
+    );
+  }
+  if (field.kind === 'select') {
+    return (
+      <SelectField
+        name={field.key}
+        label={label}
+        value={String(value)}
+        onChange={onChange}
+        options={(field.options ?? []).map((option) => ({ value: option.value, label: t(option.label) }))}
+      />
+    );
+  }
+  if (field.kind === 'color')
+    return (
+      <ColorInput
+        name={field.key}
+        label={label}
+        description={description}
+        value={String(value)}
+        onChange={onChange}
+      />
+    );
+  return (
+    <Field
+      name={field.key}
+      label={label}
+      description={description}
+      type={field.kind === 'number' ? 'number' : 'text'}
+      value={String(value ?? '')}
+      onChange={onChange}
+    />
+  );
+}
+
+function ColorInput(props: {
+  name: string;
+  label: string;
+  description?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const valid = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(props.value.trim());
+  const shown = valid ? ensureContrast(expand(props.value.trim().toLowerCase())) : undefined;
+  return (
+    <div className="color-field">
+      <TextField name={props.name} value={props.value} onChange={props.onChange} className="field">
+        <Label>{props.label}</Label>
+        <div className="color-row">
+          <Input />
+          <input
+            type="color"
+            aria-label={props.label}
+            value={valid ? expand(props.value.trim().toLowerCase()) : '#000000'}
+            onChange={(event) => props.onChange(event.target.value)}
+          />
+        </div>
+        {props.description && <Text slot="description">{props.description}</Text>}
+      </TextField>
+      {shown && (
+        <p className="color-shown">
+          <span className="swatch" aria-hidden="true" style={{ background: shown }} />
+          {t('design.primary_color_shown', {
+            color: shown,
+            ratio: contrastRatio(shown, '#ffffff').toFixed(1),
+          })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const expand = (hex: string) =>
+  hex.length === 4 ? `#${[...hex.slice(1)].map((digit) => digit + digit).join('')}` : hex;

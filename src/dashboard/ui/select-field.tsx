@@ -1,0 +1,46 @@
+// A labelled select (React Aria's Select: a button and a listbox popover, keyboard and screen
+// reader behaviour included), used like a form field with a name.
+import {
+  Button,
+  FieldError,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  Select,
+  SelectValue,
+  Text,
+} from 'react-aria-components';
+
+interface SelectFieldProps {
+  name: string;
+  label: string;
+  description?: string;
+  options: readonly { value: string; label: string }[];
+  value: string;
+  onChange: (value: string) => void;
+}
+
+export function SelectField({ name, label, description, options, value, onChange }: SelectFieldProps) {
+  return (
+    <Select
+      className="field"
+      name={name}
+      selectedKey={value}
+      onSelectionChange={(key) => onChange(String(key))}
+    >
+      <Label>{label}</Label>
+      <Button className="button select-button">
+        <SelectValue />
+        <span aria-hidden="true">▾</span>
+      </Button>
+      {description && <Text slot="description">{description}</Text>}
+      <FieldError className="field-error" />
+      <Popover>
+        <ListBox items={options.map((option) => ({ id: option.value, ...option }))}>
+          {(option) => <ListBoxItem id={option.id}>{option.label}</ListBoxItem>}
+        </ListBox>
+      </Popover>
+    </Select>
+  );
+}
