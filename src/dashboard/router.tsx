@@ -90,6 +90,16 @@ const locationsRoute = createRoute({
   component: lazyRouteComponent(() => import('./locations/locations-screen.tsx'), 'LocationsScreen'),
 });
 
+const locationRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'locations/$locationId',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(
+    () => import('./locations/editor/location-editor-screen.tsx'),
+    'LocationEditorScreen',
+  ),
+});
+
 const importRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'import',
@@ -116,7 +126,7 @@ const finderRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
-  appRoute.addChildren([indexRoute, locationsRoute, importRoute, findersRoute, finderRoute]),
+  appRoute.addChildren([indexRoute, locationsRoute, locationRoute, importRoute, findersRoute, finderRoute]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });

@@ -18,15 +18,21 @@ export interface UploadProgress {
   total: number;
 }
 
+/** `path` with its `{name}` segments filled from `params`. */
+function fillPath(path: string, params: Record<string, string | number>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+}
+
 export function uploadForm<P extends PostPath>(
   path: P,
   form: FormData,
   onProgress: (progress: UploadProgress) => void,
-  signal?: AbortSignal,
+  options: { params?: Record<string, string | number>; signal?: AbortSignal } = {},
 ): Promise<Answer<P>> {
+  const { params = {}, signal } = options;
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', `${apiBaseUrl}${path}`);
+    request.open('POST', `${apiBaseUrl}${fillPath(path, params)}`);
     const session = getSession();
     if (session) request.setRequestHeader('Authorization', `Bearer ${session.token}`);
     request.upload.onprogress = (event) => onProgress({ loaded: event.loaded, total: event.total });

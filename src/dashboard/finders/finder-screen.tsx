@@ -3,7 +3,7 @@
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { t } from '../i18n/i18n.ts';
-import { ErrorNotice } from '../ui/error-notice.tsx';
+import { ScreenState } from '../ui/screen-state.tsx';
 import { AccessPanel } from './access-panel.tsx';
 import { DesignPanel } from './design-panel.tsx';
 import { FinderLocationsPanel } from './finder-locations-panel.tsx';
@@ -17,8 +17,11 @@ export function FinderScreen() {
   const navigate = useNavigate({ from: '/finders/$finderId' });
   const finder = useFinder(Number(finderId));
 
-  if (finder.error) return <ErrorNotice error={finder.error} onRetry={() => void finder.refetch()} />;
-  if (!finder.data) return <p role="status">{t('app.loading')}</p>;
+  if (finder.error)
+    return (
+      <ScreenState title={t('finders.title')} error={finder.error} onRetry={() => void finder.refetch()} />
+    );
+  if (!finder.data) return <ScreenState title={t('finders.title')} />;
   const data = finder.data;
   const labels: Record<FinderTab, string> = {
     design: t('finder.tab.design'),

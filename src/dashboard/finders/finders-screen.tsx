@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { formatDateTime, formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
+import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
 import { useCreateFinder, useFinders } from './use-finders.ts';
 
@@ -15,8 +16,14 @@ export function FindersScreen() {
   const navigate = useNavigate();
 
   if (workspaces.error)
-    return <ErrorNotice error={workspaces.error} onRetry={() => void workspaces.refetch()} />;
-  if (!workspace) return <p role="status">{t('app.loading')}</p>;
+    return (
+      <ScreenState
+        title={t('finders.title')}
+        error={workspaces.error}
+        onRetry={() => void workspaces.refetch()}
+      />
+    );
+  if (!workspace) return <ScreenState title={t('finders.title')} />;
   return (
     <>
       <h1>{t('finders.title')}</h1>

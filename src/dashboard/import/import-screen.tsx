@@ -10,6 +10,7 @@ import type { components } from '../api/schema.gen.ts';
 import { type UploadProgress, uploadForm } from '../api/upload.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
+import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
 import { CSV_TEMPLATE_COLUMNS, MAX_CSV_BYTES } from './csv-rules.ts';
 
@@ -58,8 +59,14 @@ export function ImportScreen() {
   };
 
   if (workspaces.error)
-    return <ErrorNotice error={workspaces.error} onRetry={() => void workspaces.refetch()} />;
-  if (!workspace) return <p role="status">{t('app.loading')}</p>;
+    return (
+      <ScreenState
+        title={t('import.title')}
+        error={workspaces.error}
+        onRetry={() => void workspaces.refetch()}
+      />
+    );
+  if (!workspace) return <ScreenState title={t('import.title')} />;
   return (
     <>
       <h1>{t('import.title')}</h1>

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
+import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, rememberWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
 import { type LocationFilter, useLocationPages } from './location-pages.ts';
 import { LocationsTable } from './locations-table.tsx';
@@ -17,8 +18,14 @@ export function LocationsScreen() {
   const search = useSearch({ from: '/app/locations' });
   const workspaces = useWorkspaces();
   if (workspaces.error)
-    return <ErrorNotice error={workspaces.error} onRetry={() => void workspaces.refetch()} />;
-  if (!workspaces.data) return <p role="status">{t('app.loading')}</p>;
+    return (
+      <ScreenState
+        title={t('locations.title')}
+        error={workspaces.error}
+        onRetry={() => void workspaces.refetch()}
+      />
+    );
+  if (!workspaces.data) return <ScreenState title={t('locations.title')} />;
   const workspace = chosenWorkspace(workspaces.data, search.workspace);
   if (!workspace) return <p>{t('workspaces.none')}</p>;
   return (
@@ -57,6 +64,14 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
           <Label>{t('locations.search')}</Label>
           <Input />
         </SearchField>
+        <Link
+          className="button"
+          to="/locations/$locationId"
+          params={{ locationId: 'new' }}
+          search={{ workspace: filter.workspaceId }}
+        >
+          {t('location.add')}
+        </Link>
         <p role="status" aria-live="polite" className="count">
           {pages.total === undefined
             ? pages.isPending

@@ -2,8 +2,10 @@
 // spacer rows, so 100,000 rows are a few dozen <tr>s; the table says how many rows it has
 // (aria-rowcount) and each row where it is (aria-rowindex), so screen readers count right.
 // Headers of sortable columns are buttons; aria-sort says the order.
+
+import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { formatDateTime, t } from '../i18n/i18n.ts';
 import type { Location, LocationSort } from './location-pages.ts';
 
@@ -15,11 +17,20 @@ interface Column {
   key: string;
   label: () => string;
   sortable?: SortableColumn;
-  cell: (location: Location) => string;
+  cell: (location: Location) => ReactNode;
 }
 
 const COLUMNS: Column[] = [
-  { key: 'title', label: () => t('locations.col.title'), sortable: 'title', cell: (l) => l.title },
+  {
+    key: 'title',
+    label: () => t('locations.col.title'),
+    sortable: 'title',
+    cell: (l) => (
+      <Link to="/locations/$locationId" params={{ locationId: String(l.id) }}>
+        {l.title}
+      </Link>
+    ),
+  },
   { key: 'address', label: () => t('locations.col.address'), cell: (l) => l.address ?? '' },
   { key: 'city', label: () => t('locations.col.city'), sortable: 'city', cell: (l) => l.city ?? '' },
   { key: 'country', label: () => t('locations.col.country'), cell: (l) => l.country ?? '' },

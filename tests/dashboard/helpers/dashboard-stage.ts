@@ -24,6 +24,9 @@ export interface DashboardPage {
   close(): Promise<void>;
 }
 
+/** Where the dashboard keeps its session (src/dashboard/api/session.ts). */
+export const SESSION_KEY = 'lf-dashboard-session';
+
 export interface DashboardStage {
   /** The service: http://127.0.0.1:<port>; the dashboard is at /app. */
   origin: string;
@@ -31,6 +34,8 @@ export interface DashboardStage {
   /** The same build served by another origin, its API the service: http://localhost:<port>. */
   elsewhere: string;
   open(path: string, options?: BrowserContextOptions, origin?: string): Promise<DashboardPage>;
+  /** `path` opened already signed in with `token`, as a browser that signed in before has it. */
+  openSignedIn(token: string, path: string, options?: BrowserContextOptions): Promise<DashboardPage>;
   close(): Promise<void>;
 }
 
@@ -80,32 +85,41 @@ export async function startDashboardStage(): Promise<DashboardStage> {
   const host = await startStaticHost(dashboardDistDir, origin);
   const browser: Browser = await launchChromium();
 
+  async function open(pathname: string, options: BrowserContextOptions = {}, at = origin, token?: string) {
+    const { page, outsideRequests, close } = await openPage(browser, options);
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      // An API error the screen handles (a wrong password's 401) is logged by Chromium too.
+      if (
+        message.type() === 'error' &&
+        !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+      ) {
+        problems.push(`console: ${message.text()}`);
+      }
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    if (token) {
+      // Signed in before: the session is in the origin's storage when the app starts.
+      await page.goto(`${origin}/healthz`);
+      const session = JSON.stringify({ token, expiresAt: Date.now() + 3_600_000 });
+      await page.evaluate(`localStorage.setItem('${SESSION_KEY}', ${JSON.stringify(session)})`);
+    }
+    await page.goto(`${at}${pathname}`);
+    return {
+      page,
+      get problems() {
+        return [...problems, ...outsideRequests.map((url) => `outside request: ${url}`)];
+      },
+      close,
+    };
+  }
+
   return {
     origin,
     ctx,
     elsewhere: host.origin,
-    async open(pathname, options = {}, at = origin) {
-      const { page, outsideRequests, close } = await openPage(browser, options);
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        // An API error the screen handles (a wrong password's 401) is logged by Chromium too.
-        if (
-          message.type() === 'error' &&
-          !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
-        ) {
-          problems.push(`console: ${message.text()}`);
-        }
-      });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      await page.goto(`${at}${pathname}`);
-      return {
-        page,
-        get problems() {
-          return [...problems, ...outsideRequests.map((url) => `outside request: ${url}`)];
-        },
-        close,
-      };
-    },
+    open: (pathname, options, at) => open(pathname, options, at),
+    openSignedIn: (token, pathname, options) => open(pathname, options, origin, token),
     async close() {
       await browser.close();
       await host.close();

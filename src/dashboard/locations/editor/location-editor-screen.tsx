@@ -1,0 +1,192 @@
+// One location, new or existing: every field, its tags (type-ahead, new ones created on save),
+// its categories (sets), the workspace's custom fields by their type, its image, and delete
+// with confirmation. The service's 422 messages appear beside their fields.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Checkbox, CheckboxGroup, Label } from 'react-aria-components';
+import { api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
+import { t } from '../../i18n/i18n.ts';
+import { ConfirmButton } from '../../ui/confirm-dialog.tsx';
+import { ErrorNotice } from '../../ui/error-notice.tsx';
+import { Field, Form, SubmitButton } from '../../ui/form.tsx';
+import { ScreenState } from '../../ui/screen-state.tsx';
+import { useCustomFields, useSets, useTags } from '../../workspaces/use-workspace-content.ts';
+import { chosenWorkspace, useWorkspaces } from '../../workspaces/use-workspaces.ts';
+import type { Location } from '../location-pages.ts';
+import { CustomFieldInput } from './custom-field-input.tsx';
+import { ImageField } from './image-field.tsx';
+import { OWN_FIELDS, type OwnValues, ownBody, ownValues } from './location-fields.ts';
+import { TagPicker } from './tag-picker.tsx';
+
+export function LocationEditorScreen() {
+  const { locationId } = useParams({ from: '/app/locations/$locationId' });
+  const search = useSearch({ from: '/app/locations/$locationId' });
+  const isNew = locationId === 'new';
+  const location = useQuery({
+    queryKey: ['location', Number(locationId)],
+    enabled: !isNew,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/locations/{id}', { params: { path: { id: Number(locationId) } } })),
+  });
+  const workspaces = useWorkspaces();
+
+  const title = t('nav.locations');
+  if (location.error)
+    return <ScreenState title={title} error={location.error} onRetry={() => void location.refetch()} />;
+  if (workspaces.error)
+    return <ScreenState title={title} error={workspaces.error} onRetry={() => void workspaces.refetch()} />;
+  const workspaceId = isNew
+    ? workspaces.data && chosenWorkspace(workspaces.data, search.workspace)?.id
+    : location.data?.workspace_id;
+  if (workspaceId === undefined || (!isNew && !location.data)) return <ScreenState title={title} />;
+  return (
+    <LocationEditor
+      key={location.data?.updated_at ?? 'new'}
+      location={location.data}
+      workspaceId={workspaceId}
+    />
+  );
+}
+
+function LocationEditor({ location, workspaceId }: { location: Location | undefined; workspaceId: number }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const tags = useTags(workspaceId);
+  const sets = useSets(workspaceId);
+  const customFields = useCustomFields(workspaceId);
+  const [own, setOwn] = useState<OwnValues>(() => ownValues(location));
+  const [tagNames, setTagNames] = useState<string[]>(() => location?.tags.map((tag) => tag.name) ?? []);
+  const [setIds, setSetIds] = useState<string[]>(() => location?.sets.map((set) => String(set.id)) ?? []);
+  const [custom, setCustom] = useState<Record<string, unknown>>(() => ({
+    ...(location?.custom_fields ?? {}),
+  }));
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = {
+        ...ownBody(own),
+        tags: tagNames,
+        set_ids: setIds.map(Number),
+        custom_fields: custom,
+      };
+      if (!location) {
+        return unwrap(
+          await api.POST('/api/locations', {
+            body: { ...body, workspace_id: workspaceId, title: own.title.trim() },
+          }),
+        );
+      }
+      return unwrap(await api.PUT('/api/locations/{id}', { params: { path: { id: location.id } }, body }));
+    },
+    onSuccess(saved) {
+      queryClient.setQueryData(['location', saved.id], saved);
+      void queryClient.invalidateQueries({ queryKey: ['locations'] });
+      void queryClient.invalidateQueries({ queryKey: ['tags', workspaceId] });
+      if (!location) {
+        void navigate({
+          to: '/locations/$locationId',
+          params: { locationId: String(saved.id) },
+          search: {},
+          replace: true,
+        });
+      }
+    },
+  });
+  const remove = useMutation({
+    mutationFn: async (id: number) =>
+      unwrap(await api.DELETE('/api/locations/{id}', { params: { path: { id } } })),
+    onSuccess() {
+      void queryClient.invalidateQueries({ queryKey: ['locations'] });
+      void navigate({ to: '/locations', search: { workspace: workspaceId } });
+    },
+  });
+
+  const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
+  const tagErrors = Object.entries(fieldErrors)
+    .filter(([path]) => path === 'tags' || path.startsWith('tags.'))
+    .flatMap(([, messages]) => messages);
+
+  return (
+    <>
+      <p>
+        <Link to="/locations" search={{ workspace: workspaceId }}>
+          {t('location.back')}
+        </Link>
+      </p>
+      <h1>{location ? location.title : t('location.new')}</h1>
+      <div className="editor-grid">
+        <Form
+          label={location ? location.title : t('location.new')}
+          error={save.error}
+          onSubmit={() => save.mutate()}
+        >
+          {OWN_FIELDS.map((field) => (
+            <Field
+              key={field.key}
+              name={field.key}
+              label={t(field.label)}
+              description={field.hint && t(field.hint)}
+              type={field.type ?? 'text'}
+              inputMode={field.type === 'number' ? 'decimal' : undefined}
+              isRequired={field.required}
+              value={own[field.key]}
+              onChange={(value) => setOwn((previous) => ({ ...previous, [field.key]: value }))}
+            />
+          ))}
+          <TagPicker
+            names={tagNames}
+            onChange={setTagNames}
+            suggestions={tags.data?.map((tag) => tag.name) ?? []}
+            errors={tagErrors}
+          />
+          <CheckboxGroup name="set_ids" className="field" value={setIds} onChange={setSetIds}>
+            <Label>{t('location.sets')}</Label>
+            {sets.data?.length === 0 && <p className="muted">{t('location.sets_none')}</p>}
+            {sets.data?.map((set) => (
+              <Checkbox key={set.id} value={String(set.id)} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+                {set.name}
+              </Checkbox>
+            ))}
+          </CheckboxGroup>
+          {customFields.data && customFields.data.length > 0 && (
+            <fieldset className="fieldset">
+              <legend>{t('location.custom_fields')}</legend>
+              {customFields.data.map((definition) => (
+                <CustomFieldInput
+                  key={definition.id}
+                  definition={definition}
+                  value={custom[definition.name]}
+                  onChange={(value) => setCustom((previous) => ({ ...previous, [definition.name]: value }))}
+                />
+              ))}
+            </fieldset>
+          )}
+          <SubmitButton pending={save.isPending}>{t('app.save')}</SubmitButton>
+          {save.isSuccess && !save.isPending && (
+            <p role="status" className="notice">
+              {t('location.saved')}
+            </p>
+          )}
+        </Form>
+        {location && (
+          <aside className="editor-side">
+            <ImageField location={location} />
+            <ConfirmButton
+              trigger={t('location.delete')}
+              title={t('location.delete')}
+              action={t('location.delete')}
+              isDisabled={remove.isPending}
+              onConfirm={() => remove.mutate(location.id)}
+            >
+              <p>{t('location.delete_confirm', { title: location.title })}</p>
+            </ConfirmButton>
+            {remove.error && <ErrorNotice error={remove.error} />}
+          </aside>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+// The location editor in Chromium against the real service: a new location with every kind of
+// field (tags typed and picked, a category, custom fields of several types), the service's 422
+// beside its field, an image uploaded with its preview and one over 5 MB refused before any
+// upload, delete after confirmation, and another user's location answered as not found. axe on
+// every state; no console error, CSP violation or outside request.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { solidPng } from '../fakes/png.ts';
+import { screenshot } from '../widget/helpers/browser.ts';
+import { scanPage } from './helpers/axe-page.ts';
+import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+
+let stage: DashboardStage;
+let token: string;
+let workspaceId: number;
+
+async function api<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, as = token): Promise<T> {
+  const res = await stage.ctx.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: bearer(as),
+    payload: body as object,
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json() as T;
+}
+
+beforeAll(async () => {
+  stage = await startDashboardStage();
+  const user = await createUser(stage.ctx.deps);
+  token = await tokenFor(stage.ctx.deps, user);
+  const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
+  workspaceId = workspace?.id as number;
+  await api('POST', '/tags', { name: 'Espresso', workspace_id: workspaceId });
+  await api('POST', '/sets', { name: 'Flagship stores', workspace_id: workspaceId });
+  await api('POST', '/custom-field-definitions', {
+    name: 'seats',
+    label: 'Seats',
+    type: 'number',
+    workspace_id: workspaceId,
+  });
+  await api('POST', '/custom-field-definitions', {
+    name: 'wifi',
+    label: 'Free Wi-Fi',
+    type: 'boolean',
+    workspace_id: workspaceId,
+  });
+  await api('POST', '/custom-field-definitions', {
+    name: 'payment',
+    label: 'Payment',
+    type: 'multiselect',
+    options: ['Cash', 'Card'],
+    workspace_id: workspaceId,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await stage?.close();
+});
+
+async function expectAccessible(page: Page, name: string) {
+  const scan = await scanPage(page);
+  expect(scan.violations).toEqual([]);
+  expect(scan.passes).toBeGreaterThan(10);
+  await screenshot(page, `location-${name}`, 'dashboard-screenshots');
+}
+
+interface LocationJson {
+  id: number;
+  title: string;
+  lat: number | null;
+  tags: { name: string }[];
+  sets: { name: string }[];
+  custom_fields: Record<string, unknown>;
+  image_url: string | null;
+}
+
+describe('the location editor', () => {
+  it('creates a location with tags, a category and custom fields; the 422 shows beside its field', async () => {
+    const opened = await stage.openSignedIn(token, `/app/locations?workspace=${workspaceId}`);
+    const { page } = opened;
+    const tagsLoaded = page.waitForResponse((response) => response.url().includes('/api/tags?'));
+    await page.getByRole('link', { name: 'Add a location' }).click();
+    await page.getByRole('heading', { name: 'New location' }).waitFor();
+    await tagsLoaded;
+    await expectAccessible(page, 'new');
+
+    await page.getByLabel('Name').fill('Corner Coffee');
+    await page.getByLabel('City').fill('Berlin');
+    await page.getByLabel('Latitude').fill('200');
+    await page.getByLabel('Longitude').fill('13.405');
+    // A tag picked from the suggestions, and a new one typed.
+    const tagInput = page.getByRole('combobox', { name: 'Add a tag' });
+    await tagInput.pressSequentially('esp');
+    await page.getByRole('option', { name: 'Espresso' }).click();
+    await tagInput.pressSequentially('Oat milk');
+    await tagInput.press('Enter');
+    await page.getByRole('row', { name: 'Oat milk' }).waitFor();
+    // React Aria's checkboxes are labels around a visually hidden input: pressed as a user does.
+    for (const name of ['Flagship stores', 'Free Wi-Fi', 'Card']) {
+      await page.locator('label.checkbox', { hasText: name }).click();
+      expect(await page.getByRole('checkbox', { name }).isChecked()).toBe(true);
+    }
+    await page.getByLabel('Seats').fill('24');
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    const latitude = page.getByLabel('Latitude');
+    await expect.poll(() => latitude.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'new-error');
+    await latitude.fill('52.52');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Corner Coffee' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/app\/locations\/\d+$/);
+
+    const id = Number(new URL(page.url()).pathname.split('/').at(-1));
+    const saved = await api<LocationJson>('GET', `/locations/${id}`);
+    expect(saved.lat).toBe(52.52);
+    expect(saved.tags.map((tag) => tag.name)).toEqual(['Espresso', 'Oat milk']);
+    expect(saved.sets.map((set) => set.name)).toEqual(['Flagship stores']);
+    expect(saved.custom_fields).toEqual({ seats: 24, wifi: true, payment: ['Card'] });
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 60_000);
+
+  it('uploads an image with its preview, and refuses one over 5 MB before sending it', async () => {
+    const location = await api<LocationJson>('POST', '/locations', {
+      workspace_id: workspaceId,
+      title: 'Harbour Tea',
+    });
+    const opened = await stage.openSignedIn(token, `/app/locations/${location.id}`);
+    const { page } = opened;
+    await page.getByRole('heading', { name: 'Harbour Tea' }).waitFor();
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/image')) uploads.push(request.method());
+    });
+
+    const big = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose an image' }).click();
+    await (await big).setFiles({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(6 * 1024 * 1024, 1),
+    });
+    await page.getByText('This image is 6 MB; the limit is 5 MB.').waitFor();
+    expect(uploads).toEqual([]);
+
+    const small = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose an image' }).click();
+    await (await small).setFiles({
+      name: 'shop.png',
+      mimeType: 'image/png',
+      buffer: solidPng(64, 48, [20, 90, 160]),
+    });
+    const preview = page.getByRole('img', { name: 'Image of Harbour Tea' });
+    await preview.waitFor();
+    await expect
+      .poll(() => preview.evaluate((image: { naturalWidth: number }) => image.naturalWidth))
+      .toBe(64);
+    expect(uploads).toEqual(['POST']);
+    expect((await api<LocationJson>('GET', `/locations/${location.id}`)).image_url).toMatch(/\.png$/);
+    await expectAccessible(page, 'image');
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  });
+
+  it('deletes a location after confirmation', async () => {
+    const location = await api<LocationJson>('POST', '/locations', {
+      workspace_id: workspaceId,
+      title: 'Closing Down',
+    });
+    const opened = await stage.openSignedIn(token, `/app/locations/${location.id}`);
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Delete this location' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('Delete “Closing Down”?').waitFor();
+    await expectAccessible(page, 'delete-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(
+      (
+        await stage.ctx.app.inject({
+          method: 'GET',
+          url: `/api/locations/${location.id}`,
+          headers: bearer(token),
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete this location' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete this location' }).click();
+    await page.getByRole('heading', { name: 'Locations' }).waitFor();
+    const gone = await stage.ctx.app.inject({
+      method: 'GET',
+      url: `/api/locations/${location.id}`,
+      headers: bearer(token),
+    });
+    expect(gone.statusCode).toBe(404);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  });
+
+  it('says not found for another user’s location', async () => {
+    const other = await createUser(stage.ctx.deps);
+    const otherToken = await tokenFor(stage.ctx.deps, other);
+    const [otherWorkspace] = await api<{ id: number }[]>('GET', '/workspaces', undefined, otherToken);
+    const theirs = await api<LocationJson>(
+      'POST',
+      '/locations',
+      { workspace_id: otherWorkspace?.id, title: 'Not yours' },
+      otherToken,
+    );
+    const opened = await stage.openSignedIn(token, `/app/locations/${theirs.id}`);
+    const { page } = opened;
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    expect(await page.getByText('Not yours').count()).toBe(0);
+    await expectAccessible(page, 'not-found');
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  });
+});
