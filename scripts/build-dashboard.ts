@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { writeAtomic } from '../src/lib/atomic-write.ts';
 import { compressBody } from '../src/lib/content-coding.ts';
 import { projectRoot } from '../src/lib/project-root.ts';
@@ -22,6 +22,34 @@ import { contentHash } from '../src/modules/widget-assets/widget-assets.bundle.t
 import { generateApiTypes } from './dashboard/api-types.ts';
 
 const SOURCES = path.join(projectRoot, 'src', 'dashboard');
+/** The languages the dashboard ships (src/dashboard/i18n): React Aria's strings of these only. */
+const DASHBOARD_LOCALES = ['en-US'];
+const LOCALE_FILE = /[/\\]([a-z]{2}-[A-Z]{2})\.m?js$/;
+const REACT_ARIA_FILE =
+  /[/\\]node_modules[/\\](react-aria|react-aria-components|react-stately|@react-aria|@react-stately)[/\\]/;
+
+/**
+ * React Aria ships the strings of its components (drag and drop, search fields, ...) in 34
+ * languages, each a file imported by name; those of other languages than the dashboard's become
+ * empty modules, and React Aria falls back to what is there. (Adobe's
+ * @react-aria/optimize-locales-plugin does the same, but its esbuild adapter cannot load the
+ * empty module it points to.)
+ */
+const onlyDashboardLocales: Plugin = {
+  name: 'only-dashboard-locales',
+  setup(builder) {
+    builder.onResolve({ filter: LOCALE_FILE }, (args) => {
+      const locale = LOCALE_FILE.exec(args.path)?.[1];
+      if (!locale || DASHBOARD_LOCALES.includes(locale) || !REACT_ARIA_FILE.test(args.importer))
+        return undefined;
+      return { path: locale, namespace: 'unused-locale' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'unused-locale' }, () => ({
+      contents: 'export default undefined;',
+      loader: 'js',
+    }));
+  },
+};
 const ENTRY = path.join(SOURCES, 'main.tsx');
 const ICON = path.join(SOURCES, 'favicon.svg');
 
@@ -42,6 +70,7 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
     chunkNames: 'chunk.[hash]',
     assetNames: '[name].[hash]',
     legalComments: 'linked',
+    plugins: [onlyDashboardLocales],
     metafile: true,
     write: false,
     logLevel: 'silent',

@@ -3,11 +3,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
+import { I18nProvider } from 'react-aria-components/I18nProvider';
 import { createRoot } from 'react-dom/client';
 import { ApiError, isTransient } from './api/errors.ts';
 import { getSession, subscribeSession } from './api/session.ts';
+import { locale } from './i18n/i18n.ts';
 import { router } from './router.tsx';
-import './i18n/i18n.ts';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -43,8 +44,11 @@ const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from the page');
 createRoot(container).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
+    {/* React Aria's own strings and formats follow the dashboard's language, not the browser's. */}
+    <I18nProvider locale={locale}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nProvider>
   </StrictMode>,
 );

@@ -16,6 +16,7 @@ import { getSession } from './api/session.ts';
 import { APP_BASE_PATH } from './config.ts';
 import { FINDER_TABS, type FinderTab } from './finders/tabs.ts';
 import { LOCATION_SORTS, type LocationSort } from './locations/location-pages.ts';
+import { ORGANIZE_TABS, type OrganizeTab } from './organize/tabs.ts';
 import { AppShell } from './shell/app-shell.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -123,10 +124,28 @@ const finderRoute = createRoute({
   component: lazyRouteComponent(() => import('./finders/finder-screen.tsx'), 'FinderScreen'),
 });
 
+const organizeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'organize',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch & { tab?: OrganizeTab } => ({
+    workspace: id(search.workspace),
+    tab: ORGANIZE_TABS.includes(search.tab as OrganizeTab) ? (search.tab as OrganizeTab) : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./organize/organize-screen.tsx'), 'OrganizeScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
-  appRoute.addChildren([indexRoute, locationsRoute, locationRoute, importRoute, findersRoute, finderRoute]),
+  appRoute.addChildren([
+    indexRoute,
+    locationsRoute,
+    locationRoute,
+    importRoute,
+    organizeRoute,
+    findersRoute,
+    finderRoute,
+  ]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });

@@ -4,7 +4,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Button } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import { t } from '../i18n/i18n.ts';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';

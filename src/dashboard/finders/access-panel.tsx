@@ -2,7 +2,11 @@
 // website. The service checks each entry and answers field errors by index
 // (`authorized_urls.2`), which are shown beside the list.
 import { useState } from 'react';
-import { FieldError, Label, Text, TextArea, TextField } from 'react-aria-components';
+import { FieldError } from 'react-aria-components/FieldError';
+import { Label } from 'react-aria-components/Label';
+import { Text } from 'react-aria-components/Text';
+import { TextArea } from 'react-aria-components/TextArea';
+import { TextField } from 'react-aria-components/TextField';
 import { ApiError } from '../api/errors.ts';
 import { t } from '../i18n/i18n.ts';
 import { Form, SubmitButton } from '../ui/form.tsx';

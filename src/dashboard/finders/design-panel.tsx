@@ -3,7 +3,11 @@
 // defaults; a value the widget would not use is refused beside its field before anything is
 // sent. The main colour shows the colour the widget will really use (darkened for contrast).
 import { useState } from 'react';
-import { Input, Label, Switch, Text, TextField } from 'react-aria-components';
+import { Input } from 'react-aria-components/Input';
+import { Label } from 'react-aria-components/Label';
+import { Switch } from 'react-aria-components/Switch';
+import { Text } from 'react-aria-components/Text';
+import { TextField } from 'react-aria-components/TextField';
 import { contrastRatio, ensureContrast } from '../../lib/color-contrast.ts';
 import { ApiError } from '../api/errors.ts';
 import { t } from '../i18n/i18n.ts';

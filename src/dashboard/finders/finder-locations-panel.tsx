@@ -1,7 +1,7 @@
 // Which locations the finder lists of its own. A finder lists at most 10,000 (the service's
 // limit); a workspace within it can be put on the finder whole, in the workspace's order.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Button } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
 import { api, withTotal } from '../api/client.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';

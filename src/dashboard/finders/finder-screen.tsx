@@ -1,7 +1,7 @@
 // One finder's editor: its name, and tabs for its design, its locations, the websites that may
 // show it, and publishing (with the embed code). The tab is in the address.
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
+import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components/Tabs';
 import { t } from '../i18n/i18n.ts';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { AccessPanel } from './access-panel.tsx';

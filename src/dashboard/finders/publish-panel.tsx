@@ -1,7 +1,10 @@
 // Publishing: when the finder was last published and as which version, publish (again) and
 // unpublish (confirmed first), and the code a website pastes to embed it, with a copy button.
 import { useState } from 'react';
-import { Button, Label, TextArea, TextField } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { Label } from 'react-aria-components/Label';
+import { TextArea } from 'react-aria-components/TextArea';
+import { TextField } from 'react-aria-components/TextField';
 import { apiBaseUrl } from '../config.ts';
 import { formatDateTime, t } from '../i18n/i18n.ts';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';

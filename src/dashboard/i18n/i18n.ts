@@ -6,6 +6,8 @@ const languages: Record<string, Messages> = { en };
 let messages: Messages = en;
 
 export const language = 'en';
+/** The locale of formats and of React Aria's own strings (the build keeps its strings of this one). */
+export const locale = 'en-US';
 document.documentElement.lang = language;
 messages = languages[language] ?? en;
 
@@ -15,7 +17,7 @@ export function t(key: MessageKey, values: Record<string, string | number> = {})
   );
 }
 
-const numbers = new Intl.NumberFormat(language);
+const numbers = new Intl.NumberFormat(locale);
 export const formatNumber = (value: number) => numbers.format(value);
-const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDateTime = (iso: string) => dates.format(new Date(iso));

@@ -5,7 +5,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Button, DropZone, FileTrigger, ProgressBar, Text } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { DropZone } from 'react-aria-components/DropZone';
+import { FileTrigger } from 'react-aria-components/FileTrigger';
+import { ProgressBar } from 'react-aria-components/ProgressBar';
+import { Text } from 'react-aria-components/Text';
 import type { components } from '../api/schema.gen.ts';
 import { type UploadProgress, uploadForm } from '../api/upload.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';

@@ -3,7 +3,9 @@
 // address, so a reload or a shared link shows the same view.
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { Input, Label, SearchField } from 'react-aria-components';
+import { Input } from 'react-aria-components/Input';
+import { Label } from 'react-aria-components/Label';
+import { SearchField } from 'react-aria-components/SearchField';
 import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';

@@ -2,7 +2,7 @@
 // the main navigation, with the current screen in <main>.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useSearch } from '@tanstack/react-router';
-import { Button } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
 import { api } from '../api/client.ts';
 import { endSession } from '../api/session.ts';
 import { t } from '../i18n/i18n.ts';
@@ -41,6 +41,11 @@ export function AppShell() {
             <li>
               <Link to="/import" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
                 {t('nav.import')}
+              </Link>
+            </li>
+            <li>
+              <Link to="/organize" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.organize')}
               </Link>
             </li>
             <li>

@@ -1,7 +1,10 @@
 // Confirmation before anything destructive: a button that opens a modal dialog (focus kept
 // inside, Escape closes it) saying what will happen, with Cancel and the action.
 import type { ReactNode } from 'react';
-import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { Dialog, DialogTrigger } from 'react-aria-components/Dialog';
+import { Heading } from 'react-aria-components/Heading';
+import { Modal, ModalOverlay } from 'react-aria-components/Modal';
 import { t } from '../i18n/i18n.ts';
 
 interface ConfirmProps {

@@ -1,7 +1,7 @@
 // An error as a plain sentence: the service's own message for 403, 404 and 409 (it names what
 // was refused), a count-down for 429, "try again" for 503 and network failures, a generic
 // sentence for anything unexpected (its details are in the service's log).
-import { Button } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
 import { ApiError, NetworkError } from '../api/errors.ts';
 import { t } from '../i18n/i18n.ts';
 

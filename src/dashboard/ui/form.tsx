@@ -2,16 +2,13 @@
 // shown beside their fields (the error's dotted paths are the fields' names) and any other
 // error above the submit button.
 import { type ReactNode, useState } from 'react';
-import {
-  Form as AriaForm,
-  Button,
-  FieldError,
-  Input,
-  Label,
-  Text,
-  TextField,
-  type TextFieldProps,
-} from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { FieldError } from 'react-aria-components/FieldError';
+import { Form as AriaForm } from 'react-aria-components/Form';
+import { Input } from 'react-aria-components/Input';
+import { Label } from 'react-aria-components/Label';
+import { Text } from 'react-aria-components/Text';
+import { TextField, type TextFieldProps } from 'react-aria-components/TextField';
 import { ApiError } from '../api/errors.ts';
 import { t } from '../i18n/i18n.ts';
 import { ErrorNotice } from './error-notice.tsx';

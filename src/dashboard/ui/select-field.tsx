@@ -1,16 +1,12 @@
 // A labelled select (React Aria's Select: a button and a listbox popover, keyboard and screen
 // reader behaviour included), used like a form field with a name.
-import {
-  Button,
-  FieldError,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  Select,
-  SelectValue,
-  Text,
-} from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { FieldError } from 'react-aria-components/FieldError';
+import { Label } from 'react-aria-components/Label';
+import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
+import { Popover } from 'react-aria-components/Popover';
+import { Select, SelectValue } from 'react-aria-components/Select';
+import { Text } from 'react-aria-components/Text';
 
 interface SelectFieldProps {
   name: string;

@@ -1,7 +1,11 @@
 // Which workspace the screens show: a select of the caller's workspaces. Choosing one puts it
 // into the address (so a link shows the same workspace) and remembers it for the next visit.
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { Label } from 'react-aria-components/Label';
+import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
+import { Popover } from 'react-aria-components/Popover';
+import { Select, SelectValue } from 'react-aria-components/Select';
 import { t } from '../i18n/i18n.ts';
 import { chosenWorkspace, rememberWorkspace, useWorkspaces } from './use-workspaces.ts';
 

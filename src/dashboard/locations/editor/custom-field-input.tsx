@@ -2,7 +2,10 @@
 // the matching input type), a number, a yes/no checkbox, a select of the options, checkboxes
 // for a multiselect. The field's name is its error path (`custom_fields.<name>`), so the
 // service's message appears beside it.
-import { Checkbox, CheckboxGroup, FieldError, Label } from 'react-aria-components';
+import { Checkbox } from 'react-aria-components/Checkbox';
+import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
+import { FieldError } from 'react-aria-components/FieldError';
+import { Label } from 'react-aria-components/Label';
 import { t } from '../../i18n/i18n.ts';
 import { Field } from '../../ui/form.tsx';
 import { SelectField } from '../../ui/select-field.tsx';

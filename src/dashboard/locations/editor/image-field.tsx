@@ -3,7 +3,8 @@
 // progress, or the image removed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, FileTrigger } from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { FileTrigger } from 'react-aria-components/FileTrigger';
 import { api, unwrap } from '../../api/client.ts';
 import { uploadForm } from '../../api/upload.ts';
 import { formatNumber, t } from '../../i18n/i18n.ts';

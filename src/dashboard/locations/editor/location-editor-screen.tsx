@@ -4,7 +4,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Checkbox, CheckboxGroup, Label } from 'react-aria-components';
+import { Checkbox } from 'react-aria-components/Checkbox';
+import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
+import { Label } from 'react-aria-components/Label';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { t } from '../../i18n/i18n.ts';

@@ -2,20 +2,15 @@
 // and a combo box that suggests the workspace's tags as you type; a name that is not among them
 // is added as it is and the service creates the tag on save.
 import { useState } from 'react';
-import {
-  Button,
-  ComboBox,
-  FieldError,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  Tag,
-  TagGroup,
-  TagList,
-  Text,
-} from 'react-aria-components';
+import { Button } from 'react-aria-components/Button';
+import { ComboBox } from 'react-aria-components/ComboBox';
+import { FieldError } from 'react-aria-components/FieldError';
+import { Input } from 'react-aria-components/Input';
+import { Label } from 'react-aria-components/Label';
+import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
+import { Popover } from 'react-aria-components/Popover';
+import { Tag, TagGroup, TagList } from 'react-aria-components/TagGroup';
+import { Text } from 'react-aria-components/Text';
 import { t } from '../../i18n/i18n.ts';
 
 interface TagPickerProps {

@@ -1,0 +1,153 @@
+// Tags, categories and custom fields in Chromium against the real service: add, rename and
+// delete (after confirmation) a tag and a category, a name taken shown beside its field, a
+// custom field with options, and the fields reordered with the Move buttons and by keyboard
+// drag and drop, each order as the service then lists it. axe on every state.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { screenshot } from '../widget/helpers/browser.ts';
+import { scanPage } from './helpers/axe-page.ts';
+import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+
+let stage: DashboardStage;
+let token: string;
+let workspaceId: number;
+
+async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+  const res = await stage.ctx.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: bearer(token),
+    payload: body as object,
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json() as T;
+}
+
+beforeAll(async () => {
+  stage = await startDashboardStage();
+  token = await tokenFor(stage.ctx.deps, await createUser(stage.ctx.deps));
+  workspaceId = (await api<{ id: number }[]>('GET', '/workspaces'))[0]?.id as number;
+}, 180_000);
+
+afterAll(async () => {
+  await stage?.close();
+});
+
+async function expectAccessible(page: Page, name: string) {
+  const scan = await scanPage(page);
+  expect(scan.violations).toEqual([]);
+  expect(scan.passes).toBeGreaterThan(10);
+  await screenshot(page, `organize-${name}`, 'dashboard-screenshots');
+}
+
+const fieldOrder = async () =>
+  (await api<{ name: string }[]>('GET', `/custom-field-definitions?workspace_id=${workspaceId}`)).map(
+    (f) => f.name,
+  );
+
+describe('tags and categories', () => {
+  it('adds, renames and deletes a tag; a taken name is shown beside the field', async () => {
+    const opened = await stage.openSignedIn(token, `/app/organize?workspace=${workspaceId}`);
+    const { page } = opened;
+    await page.getByText('No tags yet.').waitFor();
+    await expectAccessible(page, 'tags-empty');
+    const form = page.getByRole('form', { name: 'Add a tag' });
+    await form.getByLabel('Tag name').fill('Espresso');
+    await form.getByRole('button', { name: 'Add a tag' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Espresso' }).waitFor();
+
+    await form.getByLabel('Tag name').fill('espresso');
+    await form.getByRole('button', { name: 'Add a tag' }).click();
+    await expect.poll(() => form.getByLabel('Tag name').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'tags-taken');
+
+    await page.getByRole('button', { name: 'Rename Espresso' }).click();
+    const rename = page.getByRole('form', { name: 'Rename Espresso' });
+    await rename.getByLabel('Tag name').fill('Filter coffee');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Filter coffee' }).waitFor();
+    expect(
+      (await api<{ name: string }[]>('GET', `/tags?workspace_id=${workspaceId}`)).map((tag) => tag.name),
+    ).toEqual(['Filter coffee']);
+
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Filter coffee' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No tags yet.').waitFor();
+    expect(await api<unknown[]>('GET', `/tags?workspace_id=${workspaceId}`)).toEqual([]);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 60_000);
+
+  it('adds a category', async () => {
+    const opened = await stage.openSignedIn(token, `/app/organize?workspace=${workspaceId}&tab=categories`);
+    const { page } = opened;
+    await page.getByText('No categories yet.').waitFor();
+    await page.getByLabel('Category name').fill('Flagship stores');
+    await page.getByRole('button', { name: 'Add a category' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Flagship stores' }).waitFor();
+    await expectAccessible(page, 'categories');
+    expect(
+      (await api<{ name: string }[]>('GET', `/sets?workspace_id=${workspaceId}`)).map((set) => set.name),
+    ).toEqual(['Flagship stores']);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  });
+});
+
+describe('custom fields', () => {
+  it('adds a field with options, and reorders with the buttons and by keyboard drag and drop', async () => {
+    for (const name of ['seats', 'wifi']) {
+      await api('POST', '/custom-field-definitions', {
+        name,
+        label: name.toUpperCase(),
+        type: 'text',
+        workspace_id: workspaceId,
+      });
+    }
+    const opened = await stage.openSignedIn(token, `/app/organize?workspace=${workspaceId}&tab=fields`);
+    const { page } = opened;
+    await page.getByRole('row', { name: 'SEATS' }).waitFor();
+
+    await page.getByLabel('Label').fill('Payment');
+    await page.getByLabel('Name (CSV column)').fill('payment');
+    await page.getByRole('button', { name: /Type$/ }).click();
+    await page.getByRole('option', { name: 'Several of a list' }).click();
+    await page.getByLabel('Options').fill('Cash, Card');
+    await page.getByRole('button', { name: 'Add a custom field' }).click();
+    await page.getByRole('row', { name: 'Payment' }).waitFor();
+    await expectAccessible(page, 'fields');
+    expect(await fieldOrder()).toEqual(['seats', 'wifi', 'payment']);
+    const payment = (
+      await api<{ name: string; options: string[] }[]>(
+        'GET',
+        `/custom-field-definitions?workspace_id=${workspaceId}`,
+      )
+    ).at(-1);
+    expect(payment?.options).toEqual(['Cash', 'Card']);
+
+    await page.getByRole('button', { name: 'Move Payment up' }).click();
+    await expect.poll(fieldOrder).toEqual(['seats', 'payment', 'wifi']);
+
+    // Keyboard drag and drop: Enter on the handle starts, arrows walk the drop places (the two
+    // beside the row itself first, which leave it where it is), Enter drops.
+    await page.getByRole('button', { name: 'Drag SEATS to reorder' }).focus();
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(fieldOrder).toEqual(['payment', 'seats', 'wifi']);
+    await expect
+      .poll(() => page.getByRole('row').allTextContents())
+      .toEqual([
+        expect.stringContaining('Payment'),
+        expect.stringContaining('SEATS'),
+        expect.stringContaining('WIFI'),
+      ]);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 60_000);
+});
