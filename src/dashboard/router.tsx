@@ -134,6 +134,13 @@ const organizeRoute = createRoute({
   component: lazyRouteComponent(() => import('./organize/organize-screen.tsx'), 'OrganizeScreen'),
 });
 
+const processesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'processes',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./processes/processes-screen.tsx'), 'ProcessesScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
@@ -145,6 +152,7 @@ const routeTree = rootRoute.addChildren([
     organizeRoute,
     findersRoute,
     finderRoute,
+    processesRoute,
   ]),
 ]);
 

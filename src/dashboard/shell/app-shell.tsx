@@ -53,6 +53,11 @@ export function AppShell() {
                 {t('nav.finders')}
               </Link>
             </li>
+            <li>
+              <Link to="/processes" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.processes')}
+              </Link>
+            </li>
           </ul>
         </nav>
         <Button className="button" onPress={() => signOut.mutate()} isDisabled={signOut.isPending}>
