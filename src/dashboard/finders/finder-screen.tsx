@@ -2,6 +2,7 @@
 // show it, and publishing (with the embed code). The tab is in the address.
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components/Tabs';
+import { AnalyticsPanel } from '../analytics/analytics-panel.tsx';
 import { t } from '../i18n/i18n.ts';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { AccessPanel } from './access-panel.tsx';
@@ -28,6 +29,7 @@ export function FinderScreen() {
     locations: t('finder.tab.locations'),
     access: t('finder.tab.access'),
     publish: t('finder.tab.publish'),
+    analytics: t('finder.tab.analytics'),
   };
   return (
     <>
@@ -59,6 +61,9 @@ export function FinderScreen() {
         </TabPanel>
         <TabPanel id="publish" className="tab-panel">
           <PublishPanel finder={data} />
+        </TabPanel>
+        <TabPanel id="analytics" className="tab-panel wide">
+          <AnalyticsPanel finderId={data.id} />
         </TabPanel>
       </Tabs>
     </>

@@ -103,6 +103,7 @@ export const en = {
   'finder.tab.locations': 'Locations',
   'finder.tab.access': 'Websites',
   'finder.tab.publish': 'Publish',
+  'finder.tab.analytics': 'Analytics',
   'finder.tabs': 'Finder settings',
   'finder.saved': 'Saved.',
   'finder.rename': 'Finder name',
@@ -272,6 +273,26 @@ export const en = {
   'processes.status.completed': 'Done',
   'processes.status.failed': 'Failed',
   'processes.status.cancelled': 'Cancelled',
+
+  'analytics.title': 'Analytics',
+  'analytics.period': 'Period',
+  'analytics.last_days': 'The last {days} days',
+  'analytics.views': 'Views',
+  'analytics.sessions': 'Visitors (sessions)',
+  'analytics.searches': 'Searches',
+  'analytics.clicks': 'Clicks',
+  'analytics.selections': 'Locations opened',
+  'analytics.day': 'Day',
+  'analytics.chart_summary':
+    'Daily views, searches and clicks over the last {days} days: {views} views, {searches} searches, {clicks} clicks in all.',
+  'analytics.daily_table': 'The daily numbers as a table',
+  'analytics.top_searches': 'Top searches',
+  'analytics.top_locations': 'Most chosen locations',
+  'analytics.search': 'Search',
+  'analytics.location': 'Location',
+  'analytics.location_gone': 'A deleted location',
+  'analytics.count': 'Count',
+  'analytics.none_yet': 'None yet.',
 } as const;
 
 export type MessageKey = keyof typeof en;
