@@ -5,7 +5,9 @@
 // X-Total-Count), the median and p95 time of BENCH_RUNS requests, the matches, and the plan of
 // its statements: EXPLAIN ANALYZE of the page's ids and of the count (a search counts in the
 // statement of its ids), as the repository writes them (captured from its own statements),
-// naming the index each one reads. Then the whole list (no limit) by id and by title.
+// naming the index each one reads. Then the whole list (no limit) by id and by title, and
+// POST /locations/bulk over every location of the workspace (add_tag, remove_tag, delete), each
+// once: the largest change one request may make.
 //
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL.
@@ -200,6 +202,27 @@ async function main() {
       times.sort((a, b) => a - b);
       console.log(
         `sort=${sort.padEnd(6)} ${(percentile(times, 0.5) / 1000).toFixed(2)} s  ${(bytes / 1024 / 1024).toFixed(1)} MB`,
+      );
+    }
+
+    const [tag] = await seed<{ id: number }[]>`insert into tags (workspace_id, name, slug)
+      values (${workspaceId}, 'Bench', 'bench') returning id`;
+    console.log(`\nPOST /api/locations/bulk with filter {} (all ${LOCATIONS} locations), once each:`);
+    for (const action of ['add_tag', 'remove_tag', 'delete'] as const) {
+      const started = performance.now();
+      const response = await fetch(`${api.base}/api/locations/bulk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          workspace_id: workspaceId,
+          action,
+          filter: {},
+          ...(action === 'delete' ? {} : { tag_id: tag!.id }),
+        }),
+      });
+      const answer = await response.text();
+      console.log(
+        `${action.padEnd(10)} ${((performance.now() - started) / 1000).toFixed(2)} s  HTTP ${response.status} ${answer}`,
       );
     }
     await explainer.end();
