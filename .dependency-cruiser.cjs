@@ -37,7 +37,8 @@ const floorRules = FLOORS.slice(0, -1).map((floor, index) => ({
  * module: they import its files, its files never import them. Where the module instead
  * composes its sub-features (auth's service, plugin and routes over the stores and rules of
  * sessions and the second factor; a location's table, schemas and queries over the rendering of
- * its JSON), they are listed here and the direction is the other way.
+ * its JSON and the search and orders of its list), they are listed here and the direction is the
+ * other way.
  * Either way a module and its sub-folder never import each other, which the folder-scoped cycle
  * rule below cannot see (it counts a sub-folder's files as its parent's).
  */
@@ -45,6 +46,7 @@ const SUB_FEATURES_BELOW_THEIR_MODULE = [
   'auth/sessions',
   'auth/two-factor',
   'locations/json',
+  'locations/list',
   'place-search/providers',
 ];
 const below = `^src/modules/(${SUB_FEATURES_BELOW_THEIR_MODULE.join('|')})/`;

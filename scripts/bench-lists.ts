@@ -7,16 +7,13 @@
 //
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../src/config/config.ts';
-import { freePort } from '../src/db/embedded.ts';
 import { createDeps } from '../src/deps.ts';
-import { createUsersRepository } from '../src/modules/users/users.repository.ts';
-import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
+import { type BenchApi, createBenchOwner, startBenchApi } from './bench-api.ts';
 import { openBenchDatabase } from './bench-database.ts';
 
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 100_000);
@@ -55,7 +52,7 @@ async function main() {
   chmodSync(work, 0o755);
   const bench = await openBenchDatabase(work, `lf_bench_lists_${process.pid}`);
   const databaseUrl = bench.url;
-  let child: ChildProcess | undefined;
+  let api: BenchApi | undefined;
 
   try {
     const env = {
@@ -69,24 +66,12 @@ async function main() {
     };
     const config = loadConfig(env);
     const deps = await createDeps(config, { databaseUrl, role: 'api' });
-    const user = await createUsersRepository(deps.db).insert({
-      name: 'Bench',
-      email: 'bench@example.test',
-      passwordHash: 'x',
-      role: 'user',
-      subscriptionStatus: 'active',
-      subscriptionTier: 'premium',
-    });
-    const workspace = await createWorkspacesRepository(deps.db).insertWithMember('Bench', {
-      userId: user.id,
-      role: 'owner',
-    });
-    const { token } = await deps.services.auth.startSession(user, { ip: '127.0.0.1', userAgent: 'bench' });
+    const { workspaceId, token } = await createBenchOwner(deps);
 
     const seed = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const began = performance.now();
     await seed.begin(async (sql) => {
-      const ws = workspace.id;
+      const ws = workspaceId;
       await sql`insert into custom_field_definitions (workspace_id, name, label, type, options)
         values (${ws}, 'seats', 'Seats', 'number', null), (${ws}, 'kind', 'Kind', 'select', '["shop","depot"]'::jsonb)`;
       await sql`insert into tags (workspace_id, name, slug)
@@ -113,22 +98,8 @@ async function main() {
       `seeded ${LOCATIONS} locations (2 tags, 1 set, 2 custom values each) in ${seconds(performance.now() - began)}`,
     );
 
-    const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const base = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (attempt > 300) throw new Error('the API did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const pid = child.pid!;
+    api = await startBenchApi(env);
+    const { base, pid } = api;
     const idle = memoryOf(pid);
     console.log(`service started: RSS ${mb(idle.rss)} (peak so far ${mb(idle.hwm)})`);
 
@@ -141,7 +112,7 @@ async function main() {
       if (response.status !== 200) throw new Error(`${query}: HTTP ${response.status} ${body.toString()}`);
       return { ms: performance.now() - started, bytes: body.length, body };
     };
-    const list = `workspace_id=${workspace.id}`;
+    const list = `workspace_id=${workspaceId}`;
 
     // Warm-up (plans, connections, JIT of the service), not counted.
     await get(`${list}&limit=10`);
@@ -184,11 +155,7 @@ async function main() {
         `deep page (limit=1000&offset=90000): ${deepMs.toFixed(0)} ms  ${mb(deepPage.bytes)}  ${(deepMs / firstMs).toFixed(2)}x the first`,
     );
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await api?.stop();
     await bench.close();
     rmSync(work, { recursive: true, force: true });
   }

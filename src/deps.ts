@@ -56,6 +56,7 @@ import {
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
+import { createLocationBulkService } from './modules/locations/bulk/locations.bulk.service.ts';
 import { createLocationImageService } from './modules/locations/image/locations.image.service.ts';
 import { createLocationImportRepository } from './modules/locations/import/locations.import.repository.ts';
 import { createLocationImportService } from './modules/locations/import/locations.import.service.ts';
@@ -130,6 +131,7 @@ function createServices({
   // storage, never a failed request.
   const forget = (what: string, remove: () => Promise<void>) =>
     remove().catch((error) => logger.warn({ err: error, what }, 'could not delete stored files'));
+  const forgetImage = (key: string) => forget(key, () => storage.delete(key));
   const users = createUsersRepository(db);
   const sessions = createSessionsRepository(db);
   const workspaces = createWorkspacesRepository(db);
@@ -227,7 +229,7 @@ function createServices({
     locations,
     finderLocations: finderLocationsOf(finders),
     changes,
-    onImageOrphaned: (key) => forget(key, () => storage.delete(key)),
+    onImageOrphaned: forgetImage,
   });
   const services = {
     processes,
@@ -320,6 +322,12 @@ function createServices({
       }),
     }),
     locationImages: createLocationImageService({ db, repository: locations, storage, logger, changes }),
+    locationBulk: createLocationBulkService({
+      db,
+      listFilter: locationsService.listFilter,
+      changes,
+      onImageOrphaned: forgetImage,
+    }),
     locationImport: createLocationImportService({
       db,
       locations,

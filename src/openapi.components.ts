@@ -50,6 +50,10 @@ import {
 } from './modules/finders/payload/finders.payload.schemas.ts';
 import { invitePreviewSchema, inviteSchema } from './modules/invites/invites.schemas.ts';
 import {
+  bulkLocationsBodySchema,
+  bulkLocationsResultSchema,
+} from './modules/locations/bulk/locations.bulk.schemas.ts';
+import {
   createLocationBodySchema,
   importResultSchema,
   locationSchema,
@@ -103,6 +107,8 @@ export const namedSchemas: Record<string, z.ZodType> = {
   CreateLocation: createLocationBodySchema,
   UpdateLocation: updateLocationBodySchema,
   LocationImportResult: importResultSchema,
+  BulkLocations: bulkLocationsBodySchema,
+  BulkLocationsResult: bulkLocationsResultSchema,
   // Finders, their widget payload and its publishing
   Finder: finderSchema,
   CreateFinder: createFinderBodySchema,

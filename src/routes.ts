@@ -18,6 +18,7 @@ import {
   finderPublishRoutes,
 } from './modules/finders/payload/finders.payload.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
+import { locationBulkRoutes } from './modules/locations/bulk/locations.bulk.routes.ts';
 import { locationImageRoutes } from './modules/locations/image/locations.image.routes.ts';
 import { locationImportRoutes } from './modules/locations/import/locations.import.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
@@ -58,6 +59,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   ] as const) {
     await app.register(locationsRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImportRoutes, { prefix: `${prefix}/locations`, scope });
+    await app.register(locationBulkRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(locationImageRoutes, { prefix: `${prefix}/locations`, scope });
     await app.register(findersRoutes, { prefix: `${prefix}/finders`, scope });
     await app.register(analyticsReportRoutes, { prefix: `${prefix}/finders`, scope });

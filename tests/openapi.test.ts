@@ -212,6 +212,8 @@ describe('OpenAPI document', () => {
         'AiImportItem',
         'CreateLocationInput',
         'UpdateFinderInput',
+        'BulkLocationsInput',
+        'BulkLocationsResult',
       ]),
     );
     const json = (content: Content | undefined) => content?.content?.['application/json']?.schema;
@@ -220,6 +222,12 @@ describe('OpenAPI document', () => {
     });
     expect(json(doc.paths['/api/locations']?.post?.requestBody)).toEqual({
       $ref: '#/components/schemas/CreateLocationInput',
+    });
+    expect(json(doc.paths['/api/locations/bulk']?.post?.requestBody)).toEqual({
+      $ref: '#/components/schemas/BulkLocationsInput',
+    });
+    expect(json(doc.paths['/api/locations/bulk']?.post?.responses[200])).toEqual({
+      $ref: '#/components/schemas/BulkLocationsResult',
     });
     expect(json(doc.paths['/api/processes/{id}']?.get?.responses[200])).toEqual({
       $ref: '#/components/schemas/Process',

@@ -24,15 +24,15 @@ export function streamTable<Row>(
   return streamList<Row>(
     page,
     {
-      ids: async ({ afterId, offset, limit }) => {
+      ids: async ({ after, offset, limit }) => {
         const rows = await db
           .select({ id: table.id })
           .from(table as PgTable)
-          .where(and(where, afterId === undefined ? undefined : gt(table.id, afterId)))
+          .where(and(where, after === undefined ? undefined : gt(table.id, after.id)))
           .orderBy(asc(table.id))
           .limit(limit)
           .offset(offset);
-        return rows.map((row) => row.id as number);
+        return { ids: rows.map((row) => row.id as number) };
       },
       rows: async (ids) =>
         ids.length === 0

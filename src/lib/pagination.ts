@@ -57,10 +57,36 @@ const ID_WINDOW = 10_000;
 /** Row batches read at once for one list: the database works while the last batch is sent. */
 const PARALLEL_BATCHES = 2;
 
+/**
+ * Where a window of ids ended, so that the next starts after it (keyset): the last id and, in a
+ * list ordered by something else first, that row's sort key as the source wrote it.
+ */
+export interface ListCursor {
+  id: number;
+  key?: string;
+}
+
+/** A window of ids in list order, with the sort key of the last when the list has one. */
+export interface IdWindow {
+  ids: number[];
+  lastKey?: string;
+  /**
+   * The length of the whole list, when the statement of the first window had to find every row
+   * anyway and counted them on the way; else the list is counted by a statement of its own.
+   */
+  total?: number;
+}
+
+/** Which ids a window holds: those after `after` (from the start when undefined), in order, skipping `offset`, at most `limit`. */
+export interface IdRange {
+  after: ListCursor | undefined;
+  offset: number;
+  limit: number;
+}
+
 /** Where a streamed list reads from: ids in order (cheap), then the JSON of given ids. */
 export interface ListSource<T> {
-  /** Ids after `afterId` (all when undefined), in order, skipping `offset`, at most `limit`. */
-  ids(range: { afterId: number | undefined; offset: number; limit: number }): Promise<number[]>;
+  ids(range: IdRange): Promise<IdWindow>;
   /**
    * These rows in the order of the ids. Rows of locations come as JSON texts (bytes), where one
    * text may hold several rows already joined with commas.
@@ -81,13 +107,14 @@ export interface StreamedList<T = Buffer> {
 
 /**
  * A page (or the whole list) read in two steps: ids from an index alone, ID_WINDOW at a time by
- * keyset (the offset is applied once, to the first window, and skips index entries, not rows
- * with their relations: a deep page costs what the first costs); then their rows in batches of
- * LIST_BATCH_ROWS, PARALLEL_BATCHES at a time, sent in order. Memory holds a window of ids and
- * a few batches, whatever the list's length. The first batch is read here, so an error in it
- * is still an ordinary error answer; the rest is read as the client takes it. Each statement
- * stands alone (no transaction held open while a slow client reads): a row written while a
- * long list is being sent may or may not appear in it.
+ * keyset (after the last id, or the last sort key and id, of the window before; the offset is
+ * applied once, to the first window, and skips index entries, not rows with their relations: a
+ * deep page costs what the first costs); then their rows in batches of LIST_BATCH_ROWS,
+ * PARALLEL_BATCHES at a time, sent in order. Memory holds a window of ids and a few batches,
+ * whatever the list's length. The total, when paged, and the first batch are read here, so an
+ * error in either is still an ordinary error answer; the rest is read as the client takes it.
+ * Each statement stands alone (no transaction held open while a slow client reads): a row
+ * written while a long list is being sent may or may not appear in it.
  */
 export async function streamList<T>(
   page: Page,
@@ -95,23 +122,30 @@ export async function streamList<T>(
   countAll: () => Promise<number>,
   batchRows = LIST_BATCH_ROWS,
 ): Promise<StreamedList<T>> {
-  const total = page.paged ? await countAll() : undefined;
   const limit = page.limit ?? Number.POSITIVE_INFINITY;
   let taken = 0;
-  let afterId: number | undefined;
+  let after: ListCursor | undefined;
   let exhausted = false;
+  let counted: number | undefined;
   /** The next window of ids; [] once the list is done. */
   async function nextIds(): Promise<number[]> {
     if (exhausted || taken >= limit) return [];
     const want = Math.min(ID_WINDOW, limit - taken);
-    const ids = await source.ids({ afterId, offset: afterId === undefined ? page.offset : 0, limit: want });
+    const first = after === undefined;
+    const { ids, lastKey, total } = await source.ids({
+      after,
+      offset: first ? page.offset : 0,
+      limit: want,
+    });
+    if (first) counted = total;
     taken += ids.length;
-    afterId = ids.at(-1);
+    if (ids.length > 0) after = { id: ids.at(-1)!, key: lastKey };
     if (ids.length < want || taken >= limit) exhausted = true;
     return ids;
   }
 
   let window = await nextIds();
+  const total = page.paged ? (counted ?? (await countAll())) : undefined;
   const firstIds = window.slice(0, batchRows);
   window = window.slice(batchRows);
   const first = await source.rows(firstIds);

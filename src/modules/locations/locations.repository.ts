@@ -2,13 +2,13 @@
 // statement, so a list of any length costs one round trip; what a location's JSON holds is
 // locations.json-fields.ts, the single read maps it onto the table's columns and a streamed
 // list has PostgreSQL write it as text (locations.listed-json.ts).
-import { and, asc, eq, getTableColumns, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { toCamelCase } from 'drizzle-orm/casing';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
+import { type IdRange, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import { customFieldDefinitionsTable } from '../custom-fields/custom-fields.table.ts';
 import { setsTable } from '../sets/sets.table.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
@@ -26,6 +26,8 @@ import {
 } from './json/locations.json-fields.ts';
 import { rewriteMarked } from './json/locations.json-walker.ts';
 import { listedCustomValues, listedLocationJson } from './json/locations.listed-json.ts';
+import { type ListOrder, type LocationSort, listOrder } from './list/locations.list-order.ts';
+import { searchCondition } from './list/locations.list-search.ts';
 import { locationSetsTable, locationTagsTable } from './locations.relations.table.ts';
 import type { LocationPayload } from './locations.schemas.ts';
 import { type LocationRow, locationsTable, type NewLocation } from './locations.table.ts';
@@ -33,12 +35,15 @@ import { type LocationRow, locationsTable, type NewLocation } from './locations.
 const l = locationsTable;
 const columns = getTableColumns(l) as Record<string, AnyPgColumn>;
 
-/** The column of an own field: its key is the column's name, which Drizzle writes snake_case. */
-function columnOf(field: OwnField): AnyPgColumn {
-  const column = columns[toCamelCase(field.key)];
-  if (!column) throw new Error(`locations has no column for the field ${field.key}`);
+/** A column of `locations` by its name, which Drizzle writes snake_case. */
+const columnNamed = (name: string): AnyPgColumn => {
+  const column = columns[toCamelCase(name)];
+  if (!column) throw new Error(`locations has no column ${name}`);
   return column;
-}
+};
+
+/** The column of an own field: its key is the column's name. */
+const columnOf = (field: OwnField): AnyPgColumn => columnNamed(field.key);
 
 // Drizzle renders columns inside selected fields without their table name, which would bind
 // them to the innermost table of a subquery, so the relations' subqueries name the table.
@@ -72,19 +77,63 @@ export interface LocationFilter {
   workspaceId?: number;
   /** Only these locations: a statement of `location_id` rows, such as those a finder shows. */
   among?: SQL;
+  /** Only locations with this text in a searched field (list/locations.list-search.ts). */
+  q?: string;
 }
 
-function filterCondition({ actor, workspaceId, among }: LocationFilter): SQL | undefined {
+/** The locations a list with this filter holds (and a bulk change's filter selects). */
+export function filterCondition({ actor, workspaceId, among, q }: LocationFilter): SQL | undefined {
   return and(
     listedWorkspace(l.workspaceId, actor, workspaceId),
     among === undefined ? undefined : sql`${l.id} in (select location_id from (${among}) among)`,
+    searchCondition(l.searchedText, q),
   );
 }
 
 /**
- * A whole batch as texts of 100 locations, rendered by PostgreSQL (locations.listed-json.ts
- * listedLocationJson); every location of the batch is in `definitions`, with the names of its
- * workspace's custom field definitions. Tags and sets are written once each per batch, with
+ * The statement of a window of a list: one row of its ids (and, as lib/pagination.ts IdWindow
+ * says, the last key and maybe the total; ListOrder.window).
+ *
+ * Without a search the rows are read in the order of an index until the window is full. With
+ * one, every match is found first (the trigram index) and then ordered: the planner cannot know
+ * where in an order the matches of a text lie, and reading an order's index until enough of
+ * them turn up scans nearly every row when they lie at its end. Having found them all, the first
+ * window counts them on the way (`total`), so a page of a search reads its matches once.
+ */
+function windowStatement(db: Executor, filter: LocationFilter, order: ListOrder, range: IdRange): SQL {
+  const where = and(
+    filterCondition(filter),
+    range.after === undefined ? undefined : order.after(range.after),
+  );
+  const selected: Record<string, AnyPgColumn | SQL.Aliased> = { id: l.id };
+  if (order.key !== undefined) selected.k = order.key.as('k');
+  const matching = db.select(selected).from(l).where(where);
+  if (searchCondition(l.searchedText, filter.q) === undefined) {
+    const rows = matching
+      .orderBy(...order.orderBy)
+      .limit(range.limit)
+      .offset(range.offset);
+    return order.window(rows.getSQL(), false);
+  }
+  // OFFSET 0 keeps PostgreSQL from merging the subquery into the outer query, and with it
+  // from reading the order's index.
+  const counted = range.after === undefined;
+  const matches = counted
+    ? sql`select *, count(*) over () as total from (${matching} offset 0) found`
+    : sql`${matching} offset 0`;
+  return order.window(
+    sql`select * from (${matches}) matched
+      order by ${order.bySelected} limit ${range.limit} offset ${range.offset}`,
+    counted,
+  );
+}
+
+/**
+ * A whole batch as texts of 100 locations in the order of `ids` (the list's), rendered by
+ * PostgreSQL (locations.listed-json.ts listedLocationJson); every location of the batch is in
+ * `definitions`, with the names of its workspace's custom field definitions. The rows are read
+ * by joining the ids (`page`, with their places in the list) to them, which keeps the planner's
+ * estimate of a batch at its real size. Tags and sets are written once each per batch, with
  * their rank in tag and set order (locations.json-fields.ts), so a location's list is joined in
  * the order of an integer rather than sorted by name (a collation compare) row by row.
  *
@@ -95,7 +144,7 @@ function filterCondition({ actor, workspaceId, among }: LocationFilter): SQL | u
  * compare tag and set orders with the list's unstreamed form (tests/locations-lists.test.ts).
  */
 const batchJson = (ids: number[]) => sql`
-  with page as (select unnest(${`{${ids.join(',')}}`}::int[]) as id),
+  with page as (select id, n from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as given(id, n)),
   tag_json as (
     select t.id, ${tagJson('t')} as json, row_number() over (order by ${tagOrder('t')}) as rank
     from tags t
@@ -120,20 +169,19 @@ const batchJson = (ids: number[]) => sql`
     select w.workspace_id, ${definitionNames(sql.raw('w.workspace_id'))} as names
     from (select distinct l.workspace_id from locations l where l.id = any(array(select id from page))) w),
   rendered as (
-    select l.id, ${listedLocationJson('l', {
+    select l.id, p.n, ${listedLocationJson('l', {
       tags: sql.raw(`coalesce(tl.tags, '[]')`),
       sets: sql.raw(`coalesce(sl.sets, '[]')`),
       custom_fields: listedCustomValues(sql.raw('l.custom_values'), sql.raw('d.names')),
     })} as json
-    from locations l
+    from page p join locations l on l.id = p.id
     left join tag_lists tl on tl.location_id = l.id
     left join set_lists sl on sl.location_id = l.id
-    left join definitions d on d.workspace_id = l.workspace_id
-    where l.id = any(array(select id from page)))
+    left join definitions d on d.workspace_id = l.workspace_id)
   -- In texts of 100 rows: one text per batch arrives as one message of hundreds of kilobytes,
   -- which the driver assembles from many reads (garbage that lifts a busy service's memory).
-  select string_agg(json, ',' order by id) as json
-  from (select json, id, (row_number() over (order by id) - 1) / 100 as part from rendered) parts
+  select string_agg(json, ',' order by n) as json
+  from (select json, n, (row_number() over (order by n) - 1) / 100 as part from rendered) parts
   group by part order by part`;
 
 export function createLocationsRepository(db: Database) {
@@ -147,30 +195,26 @@ export function createLocationsRepository(db: Database) {
 
   return {
     /**
-     * The list read for streaming (lib/pagination.ts streamList): ids from the
-     * (workspace_id, id) index alone, then each batch's rows in one statement, with tags and
-     * sets aggregated once for the batch rather than per row. The ids are passed as an array
-     * (`= any(...)`), which the planner answers with index lookups.
+     * The list read for streaming (lib/pagination.ts streamList): ids from an index alone
+     * ((workspace_id, id), or the one of the sort's key), in the list's order by keyset, then
+     * each batch's rows in one statement, with tags and sets aggregated once for the batch
+     * rather than per row. The ids are passed as an array (`= any(...)`), which the planner
+     * answers with index lookups.
      */
-    streamList(filter: LocationFilter, page: Page): Promise<StreamedList> {
+    streamList(filter: LocationFilter, sort: LocationSort, page: Page): Promise<StreamedList> {
+      const order = listOrder(sort, columnNamed);
       return streamList(
         page,
         {
-          ids: async ({ afterId, offset, limit }) => {
-            const where = and(filterCondition(filter), afterId === undefined ? undefined : gt(l.id, afterId));
-            const window = db
-              .select({ id: l.id })
-              .from(l)
-              .where(where)
-              .orderBy(asc(l.id))
-              .limit(limit)
-              .offset(offset);
+          ids: async (range) => {
             // One text of up to 10,000 ids rather than as many rows for Drizzle to map.
-            const [row] = await rawRows(
-              db,
-              sql`select string_agg(id::text, ',' order by id) from (${window}) w`,
-            );
-            return idsFromText(row?.[0]);
+            const [row] = await rawRows(db, windowStatement(db, filter, order, range));
+            const total = row?.[2];
+            return {
+              ids: idsFromText(row?.[0]),
+              lastKey: row?.[1]?.toString(),
+              total: total ? Number(total.toString()) : undefined,
+            };
           },
           rows: async (ids) => {
             if (ids.length === 0) return [];

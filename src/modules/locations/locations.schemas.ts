@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { binaryBodySchema, bodyIdSchema, queryIdSchema } from '../../lib/schemas.ts';
+import { binaryBodySchema, bodyIdSchema, CONTROL_CHARACTER, queryIdSchema } from '../../lib/schemas.ts';
 import {
   LIST_RELATIONS,
   LOCATION_FIELDS,
@@ -10,6 +10,7 @@ import {
   type OwnFieldType,
   type Relation,
 } from './json/locations.json-fields.ts';
+import { LOCATION_SORTS } from './list/locations.list-order.ts';
 
 /** An optional text field: trimmed, '' stored as null. */
 const optionalText = (field: string, max: number) =>
@@ -85,9 +86,28 @@ export type CreateLocationBody = z.infer<typeof createLocationBodySchema>;
 export const updateLocationBodySchema = z.object(locationFields).partial();
 export type UpdateLocationBody = z.infer<typeof updateLocationBodySchema>;
 
+/** The longest `q`: ample for what is typed into a search box (the searched fields hold at most 255). */
+const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * `q` of the list and of a bulk change's filter: a part of a location's title, address, city,
+ * zip, state, country or external id, in any case; trimmed, and empty means no filter. Control
+ * characters are refused: a search box's text has none, and the searched fields are joined by
+ * one, so a `q` without them never matches across two fields (list/locations.list-search.ts).
+ */
+export const searchSchema = z
+  .string({ error: 'The q field must be a string.' })
+  .trim()
+  .max(MAX_SEARCH_LENGTH, `The q may not be greater than ${MAX_SEARCH_LENGTH} characters.`)
+  .refine((q) => !CONTROL_CHARACTER.test(q), 'The q may not contain control characters.');
+
 export const listLocationsQuerySchema = paginationQuerySchema.extend({
   workspace_id: queryIdSchema('workspace id').optional(),
   finder_id: queryIdSchema('finder id').optional(),
+  q: searchSchema.optional(),
+  sort: z
+    .enum(LOCATION_SORTS, { error: `The sort must be one of: ${LOCATION_SORTS.join(', ')}.` })
+    .optional(),
 });
 
 /** What an own field's type is in JSON; a new schema object for each field, as zod would turn one shared between fields into a reference in the OpenAPI document. */

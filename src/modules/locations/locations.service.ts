@@ -9,6 +9,7 @@ import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
 import { findOrCreateTagsByName } from '../tags/tags.repository.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { DEFAULT_LOCATION_SORT, type LocationSort } from './list/locations.list-order.ts';
 import { createLocationNotFoundError } from './locations.errors.ts';
 import type { LocationFilter, LocationsRepository } from './locations.repository.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';
@@ -16,6 +17,13 @@ import type { CreateLocationBody, LocationPayload, UpdateLocationBody } from './
 import type { LocationRow, NewLocation } from './locations.table.ts';
 
 type Columns = Partial<NewLocation>;
+
+/** Which locations a list holds: of a workspace, shown by a finder, holding a text (all optional). */
+export interface LocationListFilterQuery {
+  workspace_id?: number;
+  finder_id?: number;
+  q?: string;
+}
 
 /**
  * The locations a finder shows, as a statement of `location_id` rows, once the actor is known to
@@ -98,9 +106,12 @@ export function createLocationsService({
     return found;
   }
 
-  /** The filter of a list, once the actor is known to reach the workspace and the finder. */
-  async function listFilter(actor: Actor, query: { workspace_id?: number; finder_id?: number }) {
-    const filter: LocationFilter = { actor };
+  /**
+   * The filter of a list (and of a bulk change), once the actor is known to reach the workspace
+   * and the finder.
+   */
+  async function listFilter(actor: Actor, query: LocationListFilterQuery): Promise<LocationFilter> {
+    const filter: LocationFilter = { actor, q: query.q };
     if (query.workspace_id !== undefined) {
       await assertWorkspaceAccess(db, actor, query.workspace_id);
       filter.workspaceId = query.workspace_id;
@@ -110,13 +121,15 @@ export function createLocationsService({
   }
 
   return {
-    /** The list as JSON texts, streamed in batches (lib/pagination.ts streamList). */
+    listFilter,
+
+    /** The list as JSON texts, in the order of `sort`, streamed in batches (lib/pagination.ts streamList). */
     async streamList(
       actor: Actor,
-      query: { workspace_id?: number; finder_id?: number },
+      { sort = DEFAULT_LOCATION_SORT, ...query }: LocationListFilterQuery & { sort?: LocationSort },
       page: Page,
     ): Promise<StreamedList> {
-      return locations.streamList(await listFilter(actor, query), page);
+      return locations.streamList(await listFilter(actor, query), sort, page);
     },
 
     async get(actor: Actor, id: number): Promise<LocationPayload> {

@@ -8,6 +8,11 @@ import { doublePrecision, index, jsonb, pgTable, serial, text, uniqueIndex } fro
 import { timestamps } from '../../db/columns.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 import { listedJsonHead, listedJsonTail } from './json/locations.listed-json.ts';
+import { sortKeyOf } from './list/locations.list-order.ts';
+import { searchedTextOf } from './list/locations.list-search.ts';
+
+/** A column as an index names it. */
+const bare = (name: string) => sql.identifier(name);
 
 /** lower(value) without any whitespace; '' for null. Immutable, so usable in a generated column. */
 const normalize = (value: SQL) => sql`lower(regexp_replace(coalesce(${value}, ''), '[[:space:]]+', '', 'g'))`;
@@ -67,6 +72,10 @@ export const locationsTable = pgTable(
     listedJsonTail: text()
       .notNull()
       .generatedAlwaysAs((): SQL => listedJsonTail()),
+    /** What `q` of the list looks in (list/locations.list-search.ts). Internal: never sent. */
+    searchedText: text()
+      .notNull()
+      .generatedAlwaysAs((): SQL => searchedTextOf(bare)),
   },
   (t) => [
     index('locations_workspace_id_id_idx').on(t.workspaceId, t.id),
@@ -74,6 +83,15 @@ export const locationsTable = pgTable(
       .on(t.workspaceId, t.externalId)
       .where(sql`${t.externalId} is not null`),
     index('locations_workspace_id_match_key_idx').on(t.workspaceId, t.matchKey),
+    // `q` of the list: trigrams find the rows holding a part of a text (LIKE) in the index
+    // (pg_trgm, created by drizzle/0006).
+    index('locations_searched_text_trgm_idx').using('gin', t.searchedText.op('gin_trgm_ops')),
+    // `sort` of the list: a workspace's pages in each order come from its index. The column a
+    // key is computed from comes last, so that a deep page reads the index alone (an index-only
+    // scan needs it).
+    index('locations_workspace_title_idx').on(t.workspaceId, sortKeyOf('title', bare), t.id, t.title),
+    index('locations_workspace_city_idx').on(t.workspaceId, sortKeyOf('city', bare), t.id, t.city),
+    index('locations_workspace_updated_at_idx').on(t.workspaceId, sortKeyOf('updated_at', bare), t.id),
   ],
 );
 

@@ -1,6 +1,7 @@
 // Queries over users. Emails are compared case-insensitively among users not deleted.
 import { and, eq, gt, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { substringPattern } from '../../db/like.ts';
 import { countWhere } from '../../db/lists.ts';
 import { type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
 import {
@@ -21,9 +22,6 @@ export interface UserListFilter {
   subscriptionTier?: SubscriptionTier;
   includeDeleted?: boolean;
 }
-
-/** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 export function createUsersRepository(db: Executor) {
   return {
@@ -114,15 +112,15 @@ export function createUsersRepository(db: Executor) {
       return streamList<UserRow>(
         page,
         {
-          ids: async ({ afterId, offset, limit }) => {
+          ids: async ({ after, offset, limit }) => {
             const rows = await db
               .select({ id: usersTable.id })
               .from(usersTable)
-              .where(and(where, afterId === undefined ? undefined : gt(usersTable.id, afterId)))
+              .where(and(where, after === undefined ? undefined : gt(usersTable.id, after.id)))
               .orderBy(usersTable.id)
               .limit(limit)
               .offset(offset);
-            return rows.map((row) => row.id);
+            return { ids: rows.map((row) => row.id) };
           },
           rows: (ids) =>
             ids.length === 0
@@ -140,7 +138,9 @@ function listCondition(filter: UserListFilter) {
   const { q } = filter;
   return and(
     filter.includeDeleted ? undefined : isNull(usersTable.deletedAt),
-    q ? or(ilike(usersTable.name, likePattern(q)), ilike(usersTable.email, likePattern(q))) : undefined,
+    q
+      ? or(ilike(usersTable.name, substringPattern(q)), ilike(usersTable.email, substringPattern(q)))
+      : undefined,
     filter.role ? eq(usersTable.role, filter.role) : undefined,
     filter.subscriptionStatus ? eq(usersTable.subscriptionStatus, filter.subscriptionStatus) : undefined,
     filter.subscriptionTier ? eq(usersTable.subscriptionTier, filter.subscriptionTier) : undefined,

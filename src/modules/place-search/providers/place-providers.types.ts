@@ -2,6 +2,7 @@
 // what it answers, whichever provider a finder uses. Adapters live in providers/, one file each;
 // place-providers.ts builds them. Kept apart from the factory so adapters can import these
 // types without an import cycle.
+import { CONTROL_CHARACTER } from '../../../lib/schemas.ts';
 
 /**
  * Every provider a finder can use; `photon` is the keyless default
@@ -26,9 +27,6 @@ export const isPlaceProviderSlug = (value: string): value is PlaceProviderSlug =
  * (`here:pds:place:...`), Geoapify's (hex) and Photon's (`p1.` + base64url) have no slash either.
  */
 const PLACE_IDS_WITH_SLASHES: readonly PlaceProviderSlug[] = ['tomtom'];
-
-/** C0, DEL and C1: U+0000-U+001F, U+007F-U+009F. */
-const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /**
  * Why `placeId` cannot be one of `provider`'s place ids, or undefined. No provider's id is "."
