@@ -293,6 +293,26 @@ export const en = {
   'analytics.location_gone': 'A deleted location',
   'analytics.count': 'Count',
   'analytics.none_yet': 'None yet.',
+
+  'bulk.title': 'Selected locations',
+  'bulk.selected': '{count} selected',
+  'bulk.all_selected': 'All {count} matching locations selected',
+  'bulk.select_all': 'Select all {count} matching locations',
+  'bulk.select_row': 'Select {title}',
+  'bulk.action': 'Do',
+  'bulk.add_tag': 'Add a tag',
+  'bulk.remove_tag': 'Remove a tag',
+  'bulk.add_set': 'Add to a category',
+  'bulk.remove_set': 'Take out of a category',
+  'bulk.tag': 'Tag',
+  'bulk.set': 'Category',
+  'bulk.apply': 'Apply',
+  'bulk.delete': 'Delete the selected',
+  'bulk.delete_action': 'Delete {count} locations',
+  'bulk.delete_confirm':
+    'Delete {count} locations? They leave every finder that shows them. This cannot be undone.',
+  'bulk.clear': 'Clear the selection',
+  'bulk.done': 'Done: {count} locations changed.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -10,7 +10,9 @@ import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, rememberWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
+import { BulkActions } from './bulk-actions.tsx';
 import { type LocationFilter, useLocationPages } from './location-pages.ts';
+import { useLocationSelection } from './location-selection.ts';
 import { LocationsTable } from './locations-table.tsx';
 
 /** Typing pauses this long before the search is sent: one request per word, not per key. */
@@ -43,6 +45,8 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
   const [typed, setTyped] = useState(filter.q);
   const [range, setRange] = useState({ first: 0, last: 0 });
   const pages = useLocationPages(filter, range.first, range.last);
+  // A new search or order starts with nothing selected.
+  const selection = useLocationSelection(`${filter.q}\u0000${filter.sort ?? ''}`);
 
   useEffect(() => rememberWorkspace(filter.workspaceId), [filter.workspaceId]);
   useEffect(() => {
@@ -96,13 +100,17 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
           )}
         </div>
       ) : pages.total !== undefined ? (
-        <LocationsTable
-          total={pages.total}
-          row={pages.row}
-          sort={filter.sort}
-          onSort={(sort) => void navigate({ search: (previous) => ({ ...previous, sort }), replace: true })}
-          onRangeChange={setRange}
-        />
+        <>
+          <BulkActions filter={filter} selection={selection} total={pages.total} />
+          <LocationsTable
+            selection={selection}
+            total={pages.total}
+            row={pages.row}
+            sort={filter.sort}
+            onSort={(sort) => void navigate({ search: (previous) => ({ ...previous, sort }), replace: true })}
+            onRangeChange={setRange}
+          />
+        </>
       ) : null}
     </>
   );

@@ -6,8 +6,10 @@
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { formatDateTime, t } from '../i18n/i18n.ts';
+import { Checkbox } from 'react-aria-components/Checkbox';
+import { formatDateTime, formatNumber, t } from '../i18n/i18n.ts';
 import type { Location, LocationSort } from './location-pages.ts';
+import type { LocationSelection } from './location-selection.ts';
 
 const ROW_HEIGHT = 44;
 
@@ -48,6 +50,7 @@ const COLUMNS: Column[] = [
 ];
 
 interface Props {
+  selection: LocationSelection;
   total: number;
   row: (index: number) => Location | undefined;
   sort: LocationSort | undefined;
@@ -68,7 +71,7 @@ function nextSort(column: SortableColumn, sort: LocationSort | undefined): Locat
   return column;
 }
 
-export function LocationsTable({ total, row, sort, onSort, onRangeChange }: Props) {
+export function LocationsTable({ selection, total, row, sort, onSort, onRangeChange }: Props) {
   const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -89,6 +92,17 @@ export function LocationsTable({ total, row, sort, onSort, onRangeChange }: Prop
       <table className="data-table" aria-rowcount={total + 1}>
         <thead>
           <tr aria-rowindex={1}>
+            <th scope="col" className="select-cell">
+              <Checkbox
+                className="checkbox"
+                aria-label={t('bulk.select_all', { count: formatNumber(total) })}
+                isSelected={selection.selection.kind === 'all'}
+                isIndeterminate={selection.selection.kind === 'ids' && selection.selection.ids.size > 0}
+                onChange={(selected) => (selected ? selection.selectAll() : selection.clear())}
+              >
+                <span className="checkbox-box" aria-hidden="true" />
+              </Checkbox>
+            </th>
             {COLUMNS.map((column) => (
               <th
                 key={column.key}
@@ -125,9 +139,24 @@ export function LocationsTable({ total, row, sort, onSort, onRangeChange }: Prop
             return (
               <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }}>
                 {location ? (
-                  COLUMNS.map((column) => <td key={column.key}>{column.cell(location)}</td>)
+                  <>
+                    <td className="select-cell">
+                      <Checkbox
+                        className="checkbox"
+                        aria-label={t('bulk.select_row', { title: location.title })}
+                        isSelected={selection.isSelected(location.id)}
+                        isDisabled={selection.selection.kind === 'all'}
+                        onChange={() => selection.toggle(location.id)}
+                      >
+                        <span className="checkbox-box" aria-hidden="true" />
+                      </Checkbox>
+                    </td>
+                    {COLUMNS.map((column) => (
+                      <td key={column.key}>{column.cell(location)}</td>
+                    ))}
+                  </>
                 ) : (
-                  <td colSpan={COLUMNS.length} className="row-loading">
+                  <td colSpan={COLUMNS.length + 1} className="row-loading">
                     {t('locations.row_loading')}
                   </td>
                 )}
