@@ -9,6 +9,9 @@ export const en = {
   'app.close': 'Close',
   'app.save': 'Save',
   'app.saving': 'Saving…',
+  'app.working': 'Working…',
+  'app.copied': 'Copied.',
+  'app.copy_failed': 'The browser did not allow copying. Select the text and copy it yourself.',
 
   'error.network': 'The service cannot be reached. Check your connection and try again.',
   'error.unavailable': 'The service is briefly unavailable. Try again in a moment.',
@@ -157,7 +160,6 @@ export const en = {
   'publish.snippet': 'Embed code',
   'publish.snippet_hint': 'Paste this where the store locator should appear.',
   'publish.copy': 'Copy the code',
-  'publish.copied': 'Copied.',
 } as const;
 
 export type MessageKey = keyof typeof en;
