@@ -1,6 +1,6 @@
 // The dashboard's pages under /app. Signed-out pages (sign in, sign up) and the signed-in ones
 // inside the app shell; a signed-in page without a session goes to sign-in, which comes back
-// to it. Each page's state that a link should keep (workspace, search, order) is in its
+// to it. Each page's state that a link should keep (workspace, search, order, tab) is in its
 // search parameters, checked here.
 import {
   createRootRoute,
@@ -10,6 +10,7 @@ import {
   Outlet,
   redirect,
 } from '@tanstack/react-router';
+import { ACCOUNT_TABS, type AccountTab } from './account/settings/tabs.ts';
 import { SignIn } from './account/sign-in.tsx';
 import { SignUp } from './account/sign-up.tsx';
 import { getSession } from './api/session.ts';
@@ -31,6 +32,8 @@ interface SignedOutSearch {
   redirect?: string;
   /** The session ended on its own (expired, revoked): the page says so. */
   expired?: boolean;
+  /** The account was just deleted: the page says so. */
+  deleted?: boolean;
 }
 
 /** The workspace a screen shows, when the address names one. */
@@ -43,9 +46,12 @@ export interface LocationsSearch extends WorkspaceSearch {
   sort?: LocationSort;
 }
 
+const flag = (value: unknown) => (value === true || value === 'true' ? true : undefined);
+
 const signedOutSearch = (search: Record<string, unknown>): SignedOutSearch => ({
   redirect: text(search.redirect),
-  expired: search.expired === true || search.expired === 'true' ? true : undefined,
+  expired: flag(search.expired),
+  deleted: flag(search.deleted),
 });
 
 const signInRoute = createRoute({
@@ -113,10 +119,19 @@ const finderRoute = createRoute({
   component: lazyRouteComponent(() => import('./finders/finder-screen.tsx'), 'FinderScreen'),
 });
 
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'account',
+  validateSearch: (search: Record<string, unknown>): { tab?: AccountTab } => ({
+    tab: ACCOUNT_TABS.includes(search.tab as AccountTab) ? (search.tab as AccountTab) : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./account/settings/account-screen.tsx'), 'AccountScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
-  appRoute.addChildren([indexRoute, locationsRoute, importRoute, findersRoute, finderRoute]),
+  appRoute.addChildren([indexRoute, locationsRoute, importRoute, findersRoute, finderRoute, accountRoute]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });
