@@ -1,7 +1,7 @@
-// The dashboard's pages under /app. Signed-out pages (sign in, sign up) and the signed-in ones
-// inside the app shell; a signed-in page without a session goes to sign-in, which comes back
-// to it. Each page's state that a link should keep (workspace, search, order, tab) is in its
-// search parameters, checked here.
+// The dashboard's pages under /app. Signed-out pages (sign in, sign up, sign up through an
+// invitation) and the signed-in ones inside the app shell; a signed-in page without a session
+// goes to sign-in, which comes back to it. Each page's state that a link should keep
+// (workspace, search, order, tab) is in its search parameters, checked here.
 import {
   createRootRoute,
   createRoute,
@@ -68,6 +68,13 @@ const signUpRoute = createRoute({
   component: SignUp,
 });
 
+// The invitation mail's link is {APP_URL}/register/{token}; under the app it is this page.
+const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'register/$token',
+  component: lazyRouteComponent(() => import('./account/invite-sign-up.tsx'), 'InviteSignUp'),
+});
+
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
@@ -119,6 +126,13 @@ const finderRoute = createRoute({
   component: lazyRouteComponent(() => import('./finders/finder-screen.tsx'), 'FinderScreen'),
 });
 
+const workspacesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'workspaces',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./workspaces/workspaces-screen.tsx'), 'WorkspacesScreen'),
+});
+
 const accountRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'account',
@@ -131,7 +145,16 @@ const accountRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
-  appRoute.addChildren([indexRoute, locationsRoute, importRoute, findersRoute, finderRoute, accountRoute]),
+  inviteRoute,
+  appRoute.addChildren([
+    indexRoute,
+    locationsRoute,
+    importRoute,
+    findersRoute,
+    finderRoute,
+    workspacesRoute,
+    accountRoute,
+  ]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });

@@ -26,6 +26,7 @@ export const en = {
   'nav.import': 'Import',
   'nav.finders': 'Finders',
   'nav.account': 'Account',
+  'nav.workspaces': 'Workspaces',
   'nav.sign_out': 'Sign out',
   'nav.workspace': 'Workspace',
 
@@ -53,6 +54,40 @@ export const en = {
   'signup.to_signin': 'Have an account? Sign in',
 
   'workspaces.none': 'You have no workspace yet.',
+  'workspaces.title': 'Workspaces',
+  'workspaces.intro':
+    'A workspace holds locations and finders, shared by its members. Only its owner may rename or delete it.',
+  'workspaces.members': '{count} members',
+  'workspaces.members_one': '1 member',
+  'workspaces.created': 'created {time}',
+  'workspaces.name': 'Name',
+  'workspaces.create': 'Create a workspace',
+  'workspaces.created_notice': 'Workspace “{name}” created.',
+  'workspaces.limit_reached': 'Your plan allows no more workspaces of your own.',
+  'workspaces.upgrade': 'Upgrade your plan to create more',
+  'workspaces.rename': 'Rename',
+  'workspaces.rename_title': 'Rename “{name}”',
+  'workspaces.delete': 'Delete workspace',
+  'workspaces.delete_title': 'Delete “{name}”?',
+  'workspaces.delete_warning':
+    'Its locations, finders (their published copies too), tags, sets and imports are deleted with it, for every member. This cannot be undone.',
+  'workspaces.delete_phrase': 'Type the workspace’s name, {name}, to confirm',
+
+  'invite.send': 'Invite someone',
+  'invite.send_title': 'Invite someone to “{name}”',
+  'invite.send_intro':
+    'We email them a link to create their account; they join this workspace as a member. The link works for 7 days.',
+  'invite.email': 'Their email',
+  'invite.submit_send': 'Send invitation',
+  'invite.sending': 'Sending…',
+  'invite.sent': 'Invitation sent to {email}. Its link works until {time}.',
+  'invite.title': 'Join {workspace}',
+  'invite.title_unknown': 'Invitation',
+  'invite.intro':
+    'You have been invited to the workspace {workspace}. Choose your name and a password to create your account.',
+  'invite.form': 'Create your account',
+  'invite.submit': 'Create account and join',
+  'invite.to_signin': 'Have an account already? Sign in',
 
   'account.title': 'Your account',
   'account.tabs': 'Account settings',

@@ -48,6 +48,11 @@ export function AppShell() {
                 {t('nav.finders')}
               </Link>
             </li>
+            <li>
+              <Link to="/workspaces" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.workspaces')}
+              </Link>
+            </li>
           </ul>
         </nav>
         <div className="account-menu">
