@@ -93,9 +93,13 @@ describe('sign in', () => {
       .waitFor();
     await expectAccessible(page, 'sign-in-wrong-password');
     // Five passwords a minute per email and address are checked; the sixth is refused.
+    // The answer is awaited from before the click: a quick 429 can arrive while the click is
+    // still being reported, and a wait begun after it would hang until the test times out.
     for (let attempt = 2; attempt <= 6; attempt++) {
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForResponse((response) => response.url().endsWith('/api/login'));
+      await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/api/login')),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
     }
     await page
       .getByRole('alert')
