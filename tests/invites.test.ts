@@ -54,7 +54,7 @@ const registerBody = (overrides: Record<string, unknown> = {}) => ({
 
 /** The registration link of a received invite, and its token. */
 function linkOf(mail: ReceivedMail) {
-  const match = mail.text.match(/http:\/\/app\.test\/register\/([A-Za-z0-9_-]+)/);
+  const match = mail.text.match(/http:\/\/app\.test\/app\/register\/([A-Za-z0-9_-]+)/);
   if (!match) throw new Error(`no registration link in:\n${mail.text}`);
   return { link: match[0], token: match[1]!, apiPath: `/api/register/${match[1]}` };
 }

@@ -1,7 +1,7 @@
-// The dashboard's pages under /app. Signed-out pages (sign in, sign up) and the signed-in ones
-// inside the app shell; a signed-in page without a session goes to sign-in, which comes back
-// to it. Each page's state that a link should keep (workspace, search, order) is in its
-// search parameters, checked here.
+// The dashboard's pages under /app. Signed-out pages (sign in, sign up, sign up through an
+// invitation) and the signed-in ones inside the app shell; a signed-in page without a session
+// goes to sign-in, which comes back to it. Each page's state that a link should keep
+// (workspace, search, order, tab) is in its search parameters, checked here.
 import {
   createRootRoute,
   createRoute,
@@ -10,6 +10,7 @@ import {
   Outlet,
   redirect,
 } from '@tanstack/react-router';
+import { ACCOUNT_TABS, type AccountTab } from './account/settings/tabs.ts';
 import { SignIn } from './account/sign-in.tsx';
 import { SignUp } from './account/sign-up.tsx';
 import { getSession } from './api/session.ts';
@@ -18,6 +19,7 @@ import { FINDER_TABS, type FinderTab } from './finders/tabs.ts';
 import { LOCATION_SORTS, type LocationSort } from './locations/location-pages.ts';
 import { ORGANIZE_TABS, type OrganizeTab } from './organize/tabs.ts';
 import { AppShell } from './shell/app-shell.tsx';
+import { NotFound } from './shell/not-found.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const id = (value: unknown) => {
@@ -32,6 +34,8 @@ interface SignedOutSearch {
   redirect?: string;
   /** The session ended on its own (expired, revoked): the page says so. */
   expired?: boolean;
+  /** The account was just deleted: the page says so. */
+  deleted?: boolean;
 }
 
 /** The workspace a screen shows, when the address names one. */
@@ -44,9 +48,12 @@ export interface LocationsSearch extends WorkspaceSearch {
   sort?: LocationSort;
 }
 
+const flag = (value: unknown) => (value === true || value === 'true' ? true : undefined);
+
 const signedOutSearch = (search: Record<string, unknown>): SignedOutSearch => ({
   redirect: text(search.redirect),
-  expired: search.expired === true || search.expired === 'true' ? true : undefined,
+  expired: flag(search.expired),
+  deleted: flag(search.deleted),
 });
 
 const signInRoute = createRoute({
@@ -61,6 +68,13 @@ const signUpRoute = createRoute({
   path: 'sign-up',
   validateSearch: signedOutSearch,
   component: SignUp,
+});
+
+// The invitation mail's link is {APP_URL}/register/{token}; under the app it is this page.
+const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'register/$token',
+  component: lazyRouteComponent(() => import('./account/invite-sign-up.tsx'), 'InviteSignUp'),
 });
 
 const appRoute = createRoute({
@@ -141,9 +155,26 @@ const processesRoute = createRoute({
   component: lazyRouteComponent(() => import('./processes/processes-screen.tsx'), 'ProcessesScreen'),
 });
 
+const workspacesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'workspaces',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./workspaces/workspaces-screen.tsx'), 'WorkspacesScreen'),
+});
+
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'account',
+  validateSearch: (search: Record<string, unknown>): { tab?: AccountTab } => ({
+    tab: ACCOUNT_TABS.includes(search.tab as AccountTab) ? (search.tab as AccountTab) : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./account/settings/account-screen.tsx'), 'AccountScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
+  inviteRoute,
   appRoute.addChildren([
     indexRoute,
     locationsRoute,
@@ -153,10 +184,17 @@ const routeTree = rootRoute.addChildren([
     findersRoute,
     finderRoute,
     processesRoute,
+    workspacesRoute,
+    accountRoute,
   ]),
 ]);
 
-export const router = createRouter({ routeTree, basepath: APP_BASE_PATH, defaultPreload: 'intent' });
+export const router = createRouter({
+  routeTree,
+  basepath: APP_BASE_PATH,
+  defaultPreload: 'intent',
+  defaultNotFoundComponent: NotFound,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

@@ -4,13 +4,18 @@
 // comes back, a session ended elsewhere (401) taking the page back to sign-in, sign out, and
 // the same build run from another origin against the service. axe scans every state; no page
 // may log an error, break its CSP or reach off this machine.
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/lib/totp.ts';
-import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from '../factories/users.ts';
-import { screenshot } from '../widget/helpers/browser.ts';
-import { scanPage } from './helpers/axe-page.ts';
-import { type DashboardPage, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import {
+  expectAccessible,
+  expectClean,
+  expectFieldError,
+  SESSION_KEY,
+  signIn,
+  storedToken,
+} from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 
@@ -21,30 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stage?.close();
 });
-
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, name, 'dashboard-screenshots');
-}
-
-async function signIn(page: Page, email: string, password = DEFAULT_PASSWORD) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** Where the dashboard keeps its session (src/dashboard/api/session.ts). */
-const SESSION_KEY = 'lf-dashboard-session';
-
-// Source text: the root tsconfig has no DOM types, and the page has its own globals.
-const storedToken = async (page: Page) =>
-  (await page.evaluate(`JSON.parse(localStorage.getItem('${SESSION_KEY}') ?? '{}').token`)) as string;
-
-function expectClean(opened: DashboardPage) {
-  expect(opened.problems).toEqual([]);
-}
 
 describe('sign up', () => {
   it('creates the account and lands on the empty locations of its first workspace', async () => {
@@ -84,8 +65,7 @@ describe('sign up', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     const password = page.getByLabel('Password', { exact: true });
-    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
-    expect(await describedText(page, password)).toMatch(/at least 8 characters.*confirmation does not match/);
+    await expectFieldError(page, password, /at least 8 characters.*confirmation does not match/);
     await page.getByRole('alert').filter({ hasText: 'Some fields need your attention.' }).waitFor();
     await expectAccessible(page, 'sign-up-errors');
 
@@ -93,23 +73,13 @@ describe('sign up', () => {
     await password.fill('a long enough password');
     await page.getByLabel('Password again').fill('a long enough password');
     await page.getByRole('button', { name: 'Create account' }).click();
-    const email = page.getByLabel('Email');
-    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
-    expect(await describedText(page, email)).toMatch(/already been taken/i);
+    await expectFieldError(page, page.getByLabel('Email'), /already been taken/i);
     expect(await password.getAttribute('aria-invalid')).toBeNull();
     expect(new URL(page.url()).pathname).toBe('/app/sign-up');
     expectClean(opened);
     await opened.close();
   });
 });
-
-/** What a field's aria-describedby names: its description and its errors, as read out. */
-async function describedText(page: Page, field: ReturnType<Page['getByLabel']>): Promise<string> {
-  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
-  if (ids.length === 0) return '';
-  const texts = await page.locator(ids.map((id) => `[id="${id}"]`).join(',')).allTextContents();
-  return texts.join(' ');
-}
 
 describe('sign in', () => {
   it('says when the password is wrong, then the throttle’s retry time', async () => {
@@ -123,9 +93,13 @@ describe('sign in', () => {
       .waitFor();
     await expectAccessible(page, 'sign-in-wrong-password');
     // Five passwords a minute per email and address are checked; the sixth is refused.
+    // The answer is awaited from before the click: a quick 429 can arrive while the click is
+    // still being reported, and a wait begun after it would hang until the test times out.
     for (let attempt = 2; attempt <= 6; attempt++) {
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForResponse((response) => response.url().endsWith('/api/login'));
+      await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/api/login')),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
     }
     await page
       .getByRole('alert')
@@ -233,6 +207,20 @@ describe('from another origin', () => {
     await page.getByText('No locations yet.').waitFor();
     expect(new URL(page.url()).origin).toBe(stage.elsewhere);
     expect(new Set(calls)).toEqual(new Set([stage.origin]));
+    expectClean(opened);
+    await opened.close();
+  });
+});
+
+describe('an address the dashboard does not know', () => {
+  it('says the page is not found, with a way back', async () => {
+    const user = await createUser(stage.ctx.deps);
+    const opened = await stage.openSignedIn(await tokenFor(stage.ctx.deps, user), '/app/no-such-page');
+    const { page } = opened;
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await expectAccessible(page, 'not-found');
+    await page.getByRole('link', { name: 'Go to the locations' }).click();
+    await page.getByRole('heading', { name: 'Locations' }).waitFor();
     expectClean(opened);
     await opened.close();
   });

@@ -1,13 +1,7 @@
-// A finder's analytics tab in Chromium against the real service: events sent as the widget
-// sends them (POST /api/analytics) appear as totals, in the daily chart and its table, and in
-// the top searches and most opened locations; the period changes the window asked for. axe on
-// every state.
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
-import { screenshot } from '../widget/helpers/browser.ts';
-import { scanPage } from './helpers/axe-page.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -31,13 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stage?.close();
 });
-
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, `analytics-${name}`, 'dashboard-screenshots');
-}
 
 it('shows totals, the daily chart and table, top searches and locations, per period', async () => {
   const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
@@ -94,7 +81,7 @@ it('shows totals, the daily chart and table, top searches and locations, per per
   ).toEqual(['Corner Coffee2']);
   await page.getByText('The daily numbers as a table').click();
   expect(await page.locator('details table tbody tr').count()).toBe(30);
-  await expectAccessible(page, 'thirty-days');
+  await expectAccessible(page, 'analytics-thirty-days');
 
   const asked = page.waitForRequest((request) => request.url().includes('/analytics?days=7'));
   await page.getByRole('button', { name: /Period/ }).click();
@@ -102,7 +89,7 @@ it('shows totals, the daily chart and table, top searches and locations, per per
   await asked;
   await page.getByRole('img', { name: /over the last 7 days/ }).waitFor();
   expect(await page.locator('details table tbody tr').count()).toBe(7);
-  await expectAccessible(page, 'seven-days');
+  await expectAccessible(page, 'analytics-seven-days');
   expect(opened.problems).toEqual([]);
   await opened.close();
 }, 60_000);

@@ -6,15 +6,14 @@
 // each screen on the way; no page logs an error, breaks its CSP or reaches off this machine.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { screenshot } from '../widget/helpers/browser.ts';
 import {
   type HostSite,
   startHostSite,
   startTileServer,
   type TileServer,
 } from '../widget/helpers/static-servers.ts';
-import { scanPage } from './helpers/axe-page.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible as expectAccessibleAs } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let host: HostSite;
@@ -47,12 +46,7 @@ function shopsCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, `first-day-${name}`, 'dashboard-screenshots');
-}
+const expectAccessible = (page: Page, name: string) => expectAccessibleAs(page, `first-day-${name}`);
 
 it('signs up, imports 1,000 shops, designs and publishes a finder, and embeds it on another site', async () => {
   const opened = await stage.open('/app/sign-up', { permissions: ['clipboard-read', 'clipboard-write'] });

@@ -1,15 +1,8 @@
-// The location editor in Chromium against the real service: a new location with every kind of
-// field (tags typed and picked, a category, custom fields of several types), the service's 422
-// beside its field, an image uploaded with its preview and one over 5 MB refused before any
-// upload, delete after confirmation, and another user's location answered as not found. axe on
-// every state; no console error, CSP violation or outside request.
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { solidPng } from '../fakes/png.ts';
-import { screenshot } from '../widget/helpers/browser.ts';
-import { scanPage } from './helpers/axe-page.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -59,13 +52,6 @@ afterAll(async () => {
   await stage?.close();
 });
 
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, `location-${name}`, 'dashboard-screenshots');
-}
-
 interface LocationJson {
   id: number;
   title: string;
@@ -84,7 +70,7 @@ describe('the location editor', () => {
     await page.getByRole('link', { name: 'Add a location' }).click();
     await page.getByRole('heading', { name: 'New location' }).waitFor();
     await tagsLoaded;
-    await expectAccessible(page, 'new');
+    await expectAccessible(page, 'location-new');
 
     await page.getByLabel('Name').fill('Corner Coffee');
     await page.getByLabel('City').fill('Berlin');
@@ -107,7 +93,7 @@ describe('the location editor', () => {
 
     const latitude = page.getByLabel('Latitude');
     await expect.poll(() => latitude.getAttribute('aria-invalid')).toBe('true');
-    await expectAccessible(page, 'new-error');
+    await expectAccessible(page, 'location-new-error');
     await latitude.fill('52.52');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Corner Coffee' }).waitFor();
@@ -160,7 +146,7 @@ describe('the location editor', () => {
       .toBe(64);
     expect(uploads).toEqual(['POST']);
     expect((await api<LocationJson>('GET', `/locations/${location.id}`)).image_url).toMatch(/\.png$/);
-    await expectAccessible(page, 'image');
+    await expectAccessible(page, 'location-image');
     expect(opened.problems).toEqual([]);
     await opened.close();
   });
@@ -175,7 +161,7 @@ describe('the location editor', () => {
     await page.getByRole('button', { name: 'Delete this location' }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('Delete “Closing Down”?').waitFor();
-    await expectAccessible(page, 'delete-confirm');
+    await expectAccessible(page, 'location-delete-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(
       (
@@ -217,7 +203,7 @@ describe('the location editor', () => {
       .filter({ hasText: /not found/i })
       .waitFor();
     expect(await page.getByText('Not yours').count()).toBe(0);
-    await expectAccessible(page, 'not-found');
+    await expectAccessible(page, 'location-not-found');
     expect(opened.problems).toEqual([]);
     await opened.close();
   });

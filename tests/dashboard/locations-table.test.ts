@@ -6,9 +6,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
-import { screenshot } from '../widget/helpers/browser.ts';
-import { scanPage } from './helpers/axe-page.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -56,13 +55,6 @@ afterAll(async () => {
   await stage?.close();
 });
 
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, `locations-${name}`, 'dashboard-screenshots');
-}
-
 const firstTitles = (page: Page, count = 3) =>
   page
     .locator('tbody tr[aria-rowindex] td:nth-child(2)')
@@ -82,7 +74,7 @@ it('shows 2,500 locations a screenful at a time, searches, sorts and keeps both 
   expect(drawn).toBeGreaterThan(5);
   expect(drawn).toBeLessThan(80);
   expect(await firstTitles(page)).toEqual(['Shop 1', 'Shop 2', 'Shop 3']);
-  await expectAccessible(page, 'table');
+  await expectAccessible(page, 'locations-table');
 
   // The last row, after scrolling to the end: its page is fetched when it comes into view.
   await page.locator('.table-scroller').evaluate((element: { scrollTop: number; scrollHeight: number }) => {
@@ -110,7 +102,7 @@ it('shows 2,500 locations a screenful at a time, searches, sorts and keeps both 
   await page.getByText('111 locations').waitFor();
   expect(await page.getByLabel('Search locations').inputValue()).toBe('shop 24');
   expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
-  await expectAccessible(page, 'search-sorted');
+  await expectAccessible(page, 'locations-search-sorted');
   expect(opened.problems).toEqual([]);
   await opened.close();
 }, 90_000);
@@ -141,7 +133,7 @@ it('tags rows selected by hand, and deletes every location a search selects', as
       .map((l) => l.title)
       .sort(),
   ).toEqual(['Shop 100', 'Shop 1000']);
-  await expectAccessible(page, 'bulk-tagged');
+  await expectAccessible(page, 'locations-bulk-tagged');
 
   await page
     .locator('label.checkbox', {
@@ -167,7 +159,7 @@ it('fits a phone: at 390 px the page does not scroll sideways', async () => {
   const { page } = opened;
   await page.getByText(/^[\d,]+ locations$/).waitFor();
   expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-  await expectAccessible(page, 'phone');
+  await expectAccessible(page, 'locations-phone');
   expect(opened.problems).toEqual([]);
   await opened.close();
 });

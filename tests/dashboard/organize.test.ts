@@ -1,13 +1,7 @@
-// Tags, categories and custom fields in Chromium against the real service: add, rename and
-// delete (after confirmation) a tag and a category, a name taken shown beside its field, a
-// custom field with options, and the fields reordered with the Move buttons and by keyboard
-// drag and drop, each order as the service then lists it. axe on every state.
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
-import { screenshot } from '../widget/helpers/browser.ts';
-import { scanPage } from './helpers/axe-page.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -34,13 +28,6 @@ afterAll(async () => {
   await stage?.close();
 });
 
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, `organize-${name}`, 'dashboard-screenshots');
-}
-
 const fieldOrder = async () =>
   (await api<{ name: string }[]>('GET', `/custom-field-definitions?workspace_id=${workspaceId}`)).map(
     (f) => f.name,
@@ -51,7 +38,7 @@ describe('tags and categories', () => {
     const opened = await stage.openSignedIn(token, `/app/organize?workspace=${workspaceId}`);
     const { page } = opened;
     await page.getByText('No tags yet.').waitFor();
-    await expectAccessible(page, 'tags-empty');
+    await expectAccessible(page, 'organize-tags-empty');
     const form = page.getByRole('form', { name: 'Add a tag' });
     await form.getByLabel('Tag name').fill('Espresso');
     await form.getByRole('button', { name: 'Add a tag' }).click();
@@ -60,7 +47,7 @@ describe('tags and categories', () => {
     await form.getByLabel('Tag name').fill('espresso');
     await form.getByRole('button', { name: 'Add a tag' }).click();
     await expect.poll(() => form.getByLabel('Tag name').getAttribute('aria-invalid')).toBe('true');
-    await expectAccessible(page, 'tags-taken');
+    await expectAccessible(page, 'organize-tags-taken');
 
     await page.getByRole('button', { name: 'Rename Espresso' }).click();
     const rename = page.getByRole('form', { name: 'Rename Espresso' });
@@ -90,7 +77,7 @@ describe('tags and categories', () => {
     await page.getByLabel('Category name').fill('Flagship stores');
     await page.getByRole('button', { name: 'Add a category' }).click();
     await page.getByRole('listitem').filter({ hasText: 'Flagship stores' }).waitFor();
-    await expectAccessible(page, 'categories');
+    await expectAccessible(page, 'organize-categories');
     expect(
       (await api<{ name: string }[]>('GET', `/sets?workspace_id=${workspaceId}`)).map((set) => set.name),
     ).toEqual(['Flagship stores']);
@@ -120,7 +107,7 @@ describe('custom fields', () => {
     await page.getByLabel('Options').fill('Cash, Card');
     await page.getByRole('button', { name: 'Add a custom field' }).click();
     await page.getByRole('row', { name: 'Payment' }).waitFor();
-    await expectAccessible(page, 'fields');
+    await expectAccessible(page, 'organize-fields');
     expect(await fieldOrder()).toEqual(['seats', 'wifi', 'payment']);
     const payment = (
       await api<{ name: string; options: string[] }[]>(

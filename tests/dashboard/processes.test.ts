@@ -1,13 +1,7 @@
-// The activity screen in Chromium against the real service: a CSV import's process shown done
-// with its log, a failed process retried and an unfinished one cancelled (each through the
-// service, which then lists the new status), the list kept live while work is unfinished, and
-// another user's processes not shown. axe on every state.
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
-import { screenshot } from '../widget/helpers/browser.ts';
-import { scanPage } from './helpers/axe-page.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -26,13 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stage?.close();
 });
-
-async function expectAccessible(page: Page, name: string) {
-  const scan = await scanPage(page);
-  expect(scan.violations).toEqual([]);
-  expect(scan.passes).toBeGreaterThan(10);
-  await screenshot(page, `processes-${name}`, 'dashboard-screenshots');
-}
 
 /** A process written through the service, as the AI import's jobs write theirs. */
 function newProcess(status: 'pending' | 'failed', forWorkspace = workspaceId, forUser = userId) {
@@ -80,11 +67,11 @@ it('lists the workspace’s processes live, with their logs, retry and cancel', 
   const csvRow = page.getByRole('row', { name: /CSV import #\d+/ });
   await csvRow.getByText('Done').waitFor();
   expect(await page.getByRole('row', { name: `AI draft #${foreign}` }).count()).toBe(0);
-  await expectAccessible(page, 'list');
+  await expectAccessible(page, 'processes-list');
 
   await csvRow.getByRole('button', { name: 'Show the log' }).click();
   await page.getByRole('list', { name: 'Log' }).waitFor();
-  await expectAccessible(page, 'log');
+  await expectAccessible(page, 'processes-log');
 
   // Asked again while work is unfinished: a status changed elsewhere shows without a reload.
   const requests: string[] = [];

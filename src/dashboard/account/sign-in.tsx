@@ -17,7 +17,7 @@ interface Challenge {
 }
 
 export function SignIn() {
-  const { redirect, expired } = useSearch({ from: '/sign-in' });
+  const { redirect, expired, deleted } = useSearch({ from: '/sign-in' });
   const [challenge, setChallenge] = useState<Challenge | null>(null);
   const finish = useFinishSignIn(redirect);
 
@@ -38,9 +38,9 @@ export function SignIn() {
     return <ChallengeStep challenge={challenge} onRestart={() => setChallenge(null)} finish={finish} />;
   return (
     <AuthPage title={t('signin.title')}>
-      {expired && (
+      {(expired || deleted) && (
         <p role="status" className="notice">
-          {t('signin.expired')}
+          {deleted ? t('signin.deleted') : t('signin.expired')}
         </p>
       )}
       <Form label={t('signin.title')} onSubmit={(form) => login.mutate(form)} error={login.error}>

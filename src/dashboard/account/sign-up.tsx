@@ -7,6 +7,7 @@ import { t } from '../i18n/i18n.ts';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
 import { AuthPage } from './auth-page.tsx';
 import { useFinishSignIn } from './finish-sign-in.ts';
+import { NewPasswordFields } from './password-fields.tsx';
 
 export function SignUp() {
   const { redirect } = useSearch({ from: '/sign-up' });
@@ -30,20 +31,9 @@ export function SignUp() {
       <Form label={t('signup.title')} onSubmit={(form) => register.mutate(form)} error={register.error}>
         <Field name="name" label={t('signup.name')} autoComplete="name" isRequired autoFocus />
         <Field name="email" type="email" label={t('signup.email')} autoComplete="email" isRequired />
-        <Field
-          name="password"
-          type="password"
+        <NewPasswordFields
           label={t('signup.password')}
-          description={t('signup.password_hint')}
-          autoComplete="new-password"
-          isRequired
-        />
-        <Field
-          name="password_confirmation"
-          type="password"
-          label={t('signup.password_confirmation')}
-          autoComplete="new-password"
-          isRequired
+          confirmationLabel={t('signup.password_confirmation')}
         />
         <SubmitButton pending={register.isPending}>{t('signup.submit')}</SubmitButton>
       </Form>

@@ -1,15 +1,15 @@
 // One finder's editor: its name, and tabs for its design, its locations, the websites that may
-// show it, and publishing (with the embed code). The tab is in the address.
+// show it, publishing (with the embed code) and its analytics. The tab is in the address.
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components/Tabs';
 import { AnalyticsPanel } from '../analytics/analytics-panel.tsx';
 import { t } from '../i18n/i18n.ts';
 import { ScreenState } from '../ui/screen-state.tsx';
+import { AddressTabs } from '../ui/tabs.tsx';
 import { AccessPanel } from './access-panel.tsx';
 import { DesignPanel } from './design-panel.tsx';
 import { FinderLocationsPanel } from './finder-locations-panel.tsx';
 import { PublishPanel } from './publish-panel.tsx';
-import { FINDER_TABS, type FinderTab } from './tabs.ts';
+import type { FinderTab } from './tabs.ts';
 import { useFinder } from './use-finders.ts';
 
 export function FinderScreen() {
@@ -24,13 +24,6 @@ export function FinderScreen() {
     );
   if (!finder.data) return <ScreenState title={t('finders.title')} />;
   const data = finder.data;
-  const labels: Record<FinderTab, string> = {
-    design: t('finder.tab.design'),
-    locations: t('finder.tab.locations'),
-    access: t('finder.tab.access'),
-    publish: t('finder.tab.publish'),
-    analytics: t('finder.tab.analytics'),
-  };
   return (
     <>
       <p>
@@ -39,33 +32,27 @@ export function FinderScreen() {
         </Link>
       </p>
       <h1>{data.name}</h1>
-      <Tabs
-        selectedKey={tab}
-        onSelectionChange={(key) => void navigate({ search: { tab: key as FinderTab }, replace: true })}
-      >
-        <TabList aria-label={t('finder.tabs')} className="tab-list">
-          {FINDER_TABS.map((key) => (
-            <Tab key={key} id={key} className="tab">
-              {labels[key]}
-            </Tab>
-          ))}
-        </TabList>
-        <TabPanel id="design" className="tab-panel">
-          <DesignPanel finder={data} />
-        </TabPanel>
-        <TabPanel id="locations" className="tab-panel">
-          <FinderLocationsPanel finder={data} />
-        </TabPanel>
-        <TabPanel id="access" className="tab-panel">
-          <AccessPanel finder={data} />
-        </TabPanel>
-        <TabPanel id="publish" className="tab-panel">
-          <PublishPanel finder={data} />
-        </TabPanel>
-        <TabPanel id="analytics" className="tab-panel wide">
-          <AnalyticsPanel finderId={data.id} />
-        </TabPanel>
-      </Tabs>
+      <AddressTabs<FinderTab>
+        label={t('finder.tabs')}
+        selected={tab}
+        onSelect={(key) => void navigate({ search: { tab: key }, replace: true })}
+        tabs={[
+          { id: 'design', label: t('finder.tab.design'), panel: <DesignPanel finder={data} /> },
+          {
+            id: 'locations',
+            label: t('finder.tab.locations'),
+            panel: <FinderLocationsPanel finder={data} />,
+          },
+          { id: 'access', label: t('finder.tab.access'), panel: <AccessPanel finder={data} /> },
+          { id: 'publish', label: t('finder.tab.publish'), panel: <PublishPanel finder={data} /> },
+          {
+            id: 'analytics',
+            label: t('finder.tab.analytics'),
+            panel: <AnalyticsPanel finderId={data.id} />,
+            wide: true,
+          },
+        ]}
+      />
     </>
   );
 }

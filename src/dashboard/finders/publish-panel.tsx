@@ -1,6 +1,5 @@
 // Publishing: when the finder was last published and as which version, publish (again) and
 // unpublish (confirmed first), and the code a website pastes to embed it, with a copy button.
-import { useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { Label } from 'react-aria-components/Label';
 import { TextArea } from 'react-aria-components/TextArea';
@@ -8,6 +7,7 @@ import { TextField } from 'react-aria-components/TextField';
 import { apiBaseUrl } from '../config.ts';
 import { formatDateTime, t } from '../i18n/i18n.ts';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
+import { CopyButton } from '../ui/copy-button.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { type Finder, usePublication, usePublish } from './use-finders.ts';
 
@@ -20,7 +20,6 @@ export function embedSnippet(token: string): string {
 export function PublishPanel({ finder }: { finder: Finder }) {
   const publication = usePublication(finder.token);
   const { publish, unpublish } = usePublish(finder.token);
-  const [copied, setCopied] = useState(false);
   const snippet = embedSnippet(finder.token);
   const published = publication.data?.hash ? publication.data : undefined;
 
@@ -64,16 +63,7 @@ export function PublishPanel({ finder }: { finder: Finder }) {
       </TextField>
       <p>{t('publish.snippet_hint')}</p>
       <div className="actions">
-        <Button
-          className="button"
-          onPress={async () => {
-            await navigator.clipboard.writeText(snippet);
-            setCopied(true);
-          }}
-        >
-          {t('publish.copy')}
-        </Button>
-        <span role="status">{copied ? t('publish.copied') : ''}</span>
+        <CopyButton text={snippet} label={t('publish.copy')} />
       </div>
     </>
   );

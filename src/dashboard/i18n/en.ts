@@ -9,6 +9,9 @@ export const en = {
   'app.close': 'Close',
   'app.save': 'Save',
   'app.saving': 'Saving…',
+  'app.working': 'Working…',
+  'app.copied': 'Copied.',
+  'app.copy_failed': 'The browser did not allow copying. Select the text and copy it yourself.',
 
   'error.network': 'The service cannot be reached. Check your connection and try again.',
   'error.unavailable': 'The service is briefly unavailable. Try again in a moment.',
@@ -25,6 +28,7 @@ export const en = {
   'nav.organize': 'Tags & fields',
   'nav.processes': 'Activity',
   'nav.account': 'Account',
+  'nav.workspaces': 'Workspaces',
   'nav.sign_out': 'Sign out',
   'nav.workspace': 'Workspace',
 
@@ -34,6 +38,7 @@ export const en = {
   'signin.submit': 'Sign in',
   'signin.to_signup': 'No account yet? Sign up',
   'signin.expired': 'Your session ended. Sign in again to go on.',
+  'signin.deleted': 'Your account has been deleted. You are signed out on every device.',
 
   'challenge.title': 'Second step',
   'challenge.intro': 'Enter a code from your authenticator app, the code we emailed you, or a recovery code.',
@@ -51,6 +56,118 @@ export const en = {
   'signup.to_signin': 'Have an account? Sign in',
 
   'workspaces.none': 'You have no workspace yet.',
+  'workspaces.title': 'Workspaces',
+  'workspaces.intro':
+    'A workspace holds locations and finders, shared by its members. Only its owner may rename or delete it.',
+  'workspaces.members': '{count} members',
+  'workspaces.members_one': '1 member',
+  'workspaces.created': 'created {time}',
+  'workspaces.name': 'Name',
+  'workspaces.create': 'Create a workspace',
+  'workspaces.created_notice': 'Workspace “{name}” created.',
+  'workspaces.limit_reached': 'Your plan allows no more workspaces of your own.',
+  'workspaces.upgrade': 'Upgrade your plan to create more',
+  'workspaces.rename': 'Rename',
+  'workspaces.rename_title': 'Rename “{name}”',
+  'workspaces.delete': 'Delete workspace',
+  'workspaces.delete_title': 'Delete “{name}”?',
+  'workspaces.delete_warning':
+    'Its locations, finders (their published copies too), tags, sets and imports are deleted with it, for every member. This cannot be undone.',
+  'workspaces.delete_phrase': 'Type the workspace’s name, {name}, to confirm',
+
+  'invite.send': 'Invite someone',
+  'invite.send_title': 'Invite someone to “{name}”',
+  'invite.send_intro':
+    'We email them a link to create their account; they join this workspace as a member. The link works for 7 days.',
+  'invite.email': 'Their email',
+  'invite.submit_send': 'Send invitation',
+  'invite.sending': 'Sending…',
+  'invite.sent': 'Invitation sent to {email}. Its link works until {time}.',
+  'invite.title': 'Join {workspace}',
+  'invite.title_unknown': 'Invitation',
+  'invite.intro':
+    'You have been invited to the workspace {workspace}. Choose your name and a password to create your account.',
+  'invite.form': 'Create your account',
+  'invite.submit': 'Create account and join',
+  'invite.to_signin': 'Have an account already? Sign in',
+
+  'account.title': 'Your account',
+  'account.tabs': 'Account settings',
+  'account.tab.profile': 'Profile',
+  'account.tab.security': 'Second factor',
+  'account.tab.sessions': 'Devices',
+  'account.tab.delete': 'Delete account',
+
+  'profile.title': 'Name and email',
+  'profile.name': 'Name',
+  'profile.email': 'Email',
+  'profile.current_password': 'Current password',
+  'profile.current_password_hint': 'Needed only to change your email.',
+  'profile.saved': 'Saved.',
+
+  'password.title': 'Password',
+  'password.new': 'New password',
+  'password.new_again': 'New password again',
+  'password.submit': 'Change password',
+  'password.changed': 'Password changed. Your other devices have been signed out.',
+
+  'totp.title': 'Authenticator app',
+  'totp.on': 'On: signing in asks for a code from your authenticator app.',
+  'totp.off':
+    'Off. With an authenticator app, signing in also asks for a code that changes every 30 seconds.',
+  'totp.set_up': 'Set up an authenticator app',
+  'totp.scan': 'Scan this QR code with your authenticator app.',
+  'totp.qr_alt': 'QR code holding the key for your authenticator app',
+  'totp.manual': 'Or enter this key by hand:',
+  'totp.copy_key': 'Copy the key',
+  'totp.code': 'Code from the app',
+  'totp.code_hint': 'Six digits.',
+  'totp.confirm': 'Turn on',
+  'totp.turn_off': 'Turn off the authenticator app',
+  'totp.turn_off_confirm':
+    'Signing in will no longer ask for a code from your app. If no other second factor is on, your recovery codes are deleted too.',
+
+  'email_codes.title': 'Codes by email',
+  'email_codes.on': 'On: signing in sends a code to {email}.',
+  'email_codes.off': 'Off. When on, signing in sends a code to your email address.',
+  'email_codes.turn_on': 'Turn on codes by email',
+  'email_codes.turn_off': 'Turn off codes by email',
+  'email_codes.turn_off_confirm':
+    'Signing in will no longer send a code by email. If no other second factor is on, your recovery codes are deleted too.',
+
+  'recovery.title': 'Recovery codes',
+  'recovery.intro':
+    'A recovery code signs you in once when you cannot get a code otherwise. New codes replace the old ones.',
+  'recovery.needs_factor': 'Recovery codes come with a second factor: turn one on first.',
+  'recovery.renew': 'Make new recovery codes',
+  'recovery.renew_confirm': 'Your current recovery codes will stop working.',
+  'recovery.codes_title': 'Your recovery codes',
+  'recovery.codes_intro': 'Keep them somewhere safe: each signs you in once, and they are not shown again.',
+  'recovery.download': 'Download',
+  'recovery.copy': 'Copy',
+  'recovery.done': 'I have saved them',
+  'recovery.file_intro': 'Store locator recovery codes for {email}. Each works once.',
+
+  'sessions.title': 'Devices signed in',
+  'sessions.intro': 'Sign out a device you do not know or no longer use: it must sign in again.',
+  'sessions.current': 'This device',
+  'sessions.unknown_device': 'Unknown browser',
+  'sessions.unknown_ip': 'unknown',
+  'sessions.ip': 'Address',
+  'sessions.created': 'Signed in',
+  'sessions.last_used': 'Last used',
+  'sessions.revoke': 'Sign out this device',
+  'sessions.revoke_confirm': 'Sign out {device}? It must sign in again.',
+  'sessions.revoke_others': 'Sign out every other device',
+  'sessions.revoke_others_confirm': '{count} other devices will have to sign in again.',
+  'sessions.revoked_others': '{count} devices signed out.',
+
+  'delete_account.title': 'Delete your account',
+  'delete_account.intro':
+    'Your account is closed and you are signed out everywhere. Workspaces you own are kept as they are; a subscription is canceled at the end of its period.',
+  'delete_account.password': 'Your password',
+  'delete_account.phrase': 'Type {phrase} to confirm',
+  'delete_account.submit': 'Delete my account',
 
   'locations.title': 'Locations',
   'locations.search': 'Search locations',
@@ -313,6 +430,10 @@ export const en = {
     'Delete {count} locations? They leave every finder that shows them. This cannot be undone.',
   'bulk.clear': 'Clear the selection',
   'bulk.done': 'Done: {count} locations changed.',
+
+  'notfound.title': 'Page not found',
+  'notfound.text': 'The dashboard has no page at this address (yet).',
+  'notfound.back': 'Go to the locations',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -13,6 +13,7 @@ import { Text } from 'react-aria-components/Text';
 import type { components } from '../api/schema.gen.ts';
 import { type UploadProgress, uploadForm } from '../api/upload.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
+import { downloadText } from '../ui/download.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
@@ -20,15 +21,8 @@ import { CSV_TEMPLATE_COLUMNS, MAX_CSV_BYTES } from './csv-rules.ts';
 
 type ImportResult = components['schemas']['LocationImportResult'];
 
-function downloadTemplate() {
-  const blob = new Blob([`${CSV_TEMPLATE_COLUMNS.join(',')}\n`], { type: 'text/csv' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'locations-template.csv';
-  link.click();
-  URL.revokeObjectURL(url);
-}
+const downloadTemplate = () =>
+  downloadText('locations-template.csv', `${CSV_TEMPLATE_COLUMNS.join(',')}\n`, 'text/csv');
 
 const megabytes = (bytes: number) => `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
 

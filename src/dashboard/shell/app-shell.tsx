@@ -1,5 +1,5 @@
-// The signed-in frame: a skip link, the header (product, workspace switcher, account menu) and
-// the main navigation, with the current screen in <main>.
+// The signed-in frame: a skip link, the header (product, workspace switcher, the main
+// navigation, and the account with sign out), with the current screen in <main>.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useSearch } from '@tanstack/react-router';
 import { Button } from 'react-aria-components/Button';
@@ -58,11 +58,21 @@ export function AppShell() {
                 {t('nav.processes')}
               </Link>
             </li>
+            <li>
+              <Link to="/workspaces" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.workspaces')}
+              </Link>
+            </li>
           </ul>
         </nav>
-        <Button className="button" onPress={() => signOut.mutate()} isDisabled={signOut.isPending}>
-          {t('nav.sign_out')}
-        </Button>
+        <div className="account-menu">
+          <Link to="/account" search={{}} activeProps={{ 'aria-current': 'page' }}>
+            {t('nav.account')}
+          </Link>
+          <Button className="button" onPress={() => signOut.mutate()} isDisabled={signOut.isPending}>
+            {t('nav.sign_out')}
+          </Button>
+        </div>
       </header>
       <main id="main" tabIndex={-1}>
         <Outlet />

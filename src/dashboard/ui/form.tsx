@@ -14,7 +14,8 @@ import { t } from '../i18n/i18n.ts';
 import { ErrorNotice } from './error-notice.tsx';
 
 interface FormProps {
-  onSubmit: (values: FormData) => void;
+  /** The form element comes along so a screen can empty it once the change is saved. */
+  onSubmit: (values: FormData, form: HTMLFormElement) => void;
   /** The last submit's error: field errors go beside their fields, the rest above the button. */
   error: unknown;
   children: ReactNode;
@@ -37,7 +38,7 @@ export function Form({ onSubmit, error, children, label }: FormProps) {
       validationBehavior="aria"
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(new FormData(event.currentTarget));
+        onSubmit(new FormData(event.currentTarget), event.currentTarget);
       }}
     >
       {/* Input events bubble here from every field; the wrapper takes no room (display: contents). */}
@@ -76,10 +77,30 @@ export function Field({ label, description, ...props }: FieldProps) {
  * The form's button. While the request runs it says so and ignores presses. (React Aria's
  * isPending would announce through a role="img" node that axe flags as unnamed.)
  */
-export function SubmitButton({ pending, children }: { pending: boolean; children: ReactNode }) {
+export function SubmitButton({
+  pending,
+  children,
+  isDisabled,
+  danger,
+  pendingLabel = t('app.saving'),
+}: {
+  pending: boolean;
+  children: ReactNode;
+  /** Not ready to send (a confirmation not typed yet). */
+  isDisabled?: boolean;
+  /** A destructive action is red, not the screen's main colour. */
+  danger?: boolean;
+  /** What the button says while the request runs. */
+  pendingLabel?: string;
+}) {
   return (
-    <Button type="submit" className="button primary" isDisabled={pending} aria-busy={pending || undefined}>
-      {pending ? t('app.saving') : children}
+    <Button
+      type="submit"
+      className={danger ? 'button danger' : 'button primary'}
+      isDisabled={pending || isDisabled}
+      aria-busy={pending || undefined}
+    >
+      {pending ? pendingLabel : children}
     </Button>
   );
 }

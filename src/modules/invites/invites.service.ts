@@ -1,5 +1,5 @@
 // Invitations (docs/api.md, Invites and mail): an admin invites an email into a workspace, the mail
-// carries `APP_URL/register/{token}`, and the invitee registers through it, joining that workspace
+// carries `APP_URL/app/register/{token}` (the dashboard's page), and the invitee registers through it, joining that workspace
 // as a member. The token lives only in the mail; the database keeps its SHA-256 for 7 days.
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
@@ -37,7 +37,7 @@ interface InvitesServiceDeps {
   auth: Pick<AuthService, 'startSession' | 'tokenResponse'>;
   mailer: Mailer;
   logger: Logger;
-  /** APP_URL: the registration link is `${appUrl}/register/${token}`. */
+  /** APP_URL: the registration link is `${appUrl}/app/register/${token}`, the dashboard's page. */
   appUrl: string;
 }
 
@@ -116,7 +116,7 @@ export function createInvitesService(deps: InvitesServiceDeps) {
       const mail = inviteMail(invite.email, {
         workspaceName: workspace.name,
         inviterName: inviter.name,
-        link: `${appUrl}/register/${token}`,
+        link: `${appUrl}/app/register/${token}`,
         expiresAt: invite.expiresAt,
       });
       try {

@@ -1,0 +1,52 @@
+// Steps the dashboard's browser tests share: an accessible state checked and kept as a
+// screenshot, signing in, what a field's description and errors read out, and the token the
+// page holds.
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEFAULT_PASSWORD } from '../../factories/users.ts';
+import { screenshot } from '../../widget/helpers/browser.ts';
+import { scanPage } from './axe-page.ts';
+import { type DashboardPage, SESSION_KEY } from './dashboard-stage.ts';
+
+export { SESSION_KEY };
+
+/** axe finds nothing on the page (and really ran), and the state is kept as a screenshot. */
+export async function expectAccessible(page: Page, name: string) {
+  const scan = await scanPage(page);
+  expect(scan.violations).toEqual([]);
+  expect(scan.passes).toBeGreaterThan(10);
+  await screenshot(page, name, 'dashboard-screenshots');
+}
+
+/** No console error, CSP violation, page error or request off this machine. */
+export function expectClean(opened: DashboardPage) {
+  expect(opened.problems).toEqual([]);
+}
+
+export async function signIn(page: Page, email: string, password = DEFAULT_PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** What a field's aria-describedby names: its description and its errors, as read out. */
+async function describedText(page: Page, field: Locator): Promise<string> {
+  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+  if (ids.length === 0) return '';
+  const texts = await page.locator(ids.map((id) => `[id="${id}"]`).join(',')).allTextContents();
+  return texts.join(' ');
+}
+
+/**
+ * The field is marked invalid and its error, as read out, matches. Many of these answers wait
+ * for an argon2 password check, which a machine running several browser files at once stretches
+ * past expect.poll's default second.
+ */
+export async function expectFieldError(page: Page, field: Locator, message: RegExp) {
+  await expect.poll(() => field.getAttribute('aria-invalid'), { timeout: 10_000 }).toBe('true');
+  expect(await describedText(page, field)).toMatch(message);
+}
+
+// Source text: the root tsconfig has no DOM types, and the page has its own globals.
+export const storedToken = async (page: Page) =>
+  (await page.evaluate(`JSON.parse(localStorage.getItem('${SESSION_KEY}') ?? '{}').token`)) as string;
