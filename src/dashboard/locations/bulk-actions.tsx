@@ -2,7 +2,7 @@
 // remove a tag, add them to or take them out of a category. One request (POST
 // /locations/bulk), one transaction on the service: all or nothing.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import type { components } from '../api/schema.gen.ts';
@@ -27,7 +27,8 @@ const ACTIONS: readonly {
   { value: 'remove_set', label: 'bulk.remove_set' },
 ];
 
-export function BulkActions({
+/** Memoised: the table's scrolling renders the screen every frame, and this part need not follow. */
+export const BulkActions = memo(function BulkActions({
   filter,
   selection,
   total,
@@ -116,4 +117,4 @@ export function BulkActions({
       {run.error && <ErrorNotice error={run.error} />}
     </section>
   );
-}
+});

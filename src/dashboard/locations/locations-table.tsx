@@ -3,51 +3,26 @@
 // (aria-rowcount) and each row where it is (aria-rowindex), so screen readers count right.
 // Headers of sortable columns are buttons; aria-sort says the order.
 
-import { Link } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Checkbox } from 'react-aria-components/Checkbox';
-import { formatDateTime, formatNumber, t } from '../i18n/i18n.ts';
+import type { MessageKey } from '../i18n/en.ts';
+import { formatNumber, t } from '../i18n/i18n.ts';
 import type { Location, LocationSort } from './location-pages.ts';
+import { COLUMN_KEYS, LocationRow, ROW_HEIGHT } from './location-row.tsx';
 import type { LocationSelection } from './location-selection.ts';
-
-const ROW_HEIGHT = 44;
 
 type SortableColumn = 'title' | 'city' | 'updated_at';
 
-interface Column {
-  key: string;
-  label: () => string;
-  sortable?: SortableColumn;
-  cell: (location: Location) => ReactNode;
-}
-
-const COLUMNS: Column[] = [
-  {
-    key: 'title',
-    label: () => t('locations.col.title'),
-    sortable: 'title',
-    cell: (l) => (
-      <Link to="/locations/$locationId" params={{ locationId: String(l.id) }}>
-        {l.title}
-      </Link>
-    ),
-  },
-  { key: 'address', label: () => t('locations.col.address'), cell: (l) => l.address ?? '' },
-  { key: 'city', label: () => t('locations.col.city'), sortable: 'city', cell: (l) => l.city ?? '' },
-  { key: 'country', label: () => t('locations.col.country'), cell: (l) => l.country ?? '' },
-  {
-    key: 'tags',
-    label: () => t('locations.col.tags'),
-    cell: (l) => l.tags.map((tag) => tag.name).join(', '),
-  },
-  {
-    key: 'updated',
-    label: () => t('locations.col.updated'),
-    sortable: 'updated_at',
-    cell: (l) => formatDateTime(l.updated_at),
-  },
-];
+const HEADERS: Record<(typeof COLUMN_KEYS)[number], { label: MessageKey; sortable?: SortableColumn }> = {
+  title: { label: 'locations.col.title', sortable: 'title' },
+  address: { label: 'locations.col.address' },
+  city: { label: 'locations.col.city', sortable: 'city' },
+  country: { label: 'locations.col.country' },
+  tags: { label: 'locations.col.tags' },
+  updated: { label: 'locations.col.updated', sortable: 'updated_at' },
+};
 
 interface Props {
   selection: LocationSelection;
@@ -84,6 +59,13 @@ export function LocationsTable({ selection, total, row, sort, onSort, onRangeCha
   const last = items.at(-1)?.index ?? 0;
   useEffect(() => onRangeChange({ first, last }), [first, last, onRangeChange]);
 
+  const navigate = useNavigate();
+  const open = useCallback(
+    (id: number) =>
+      void navigate({ to: '/locations/$locationId', params: { locationId: String(id) }, search: {} }),
+    [navigate],
+  );
+
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   return (
@@ -103,32 +85,28 @@ export function LocationsTable({ selection, total, row, sort, onSort, onRangeCha
                 <span className="checkbox-box" aria-hidden="true" />
               </Checkbox>
             </th>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                aria-sort={column.sortable ? ariaSort(column.sortable, sort) : undefined}
-              >
-                {column.sortable ? (
-                  <button
-                    type="button"
-                    className="sort-button"
-                    onClick={() => onSort(nextSort(column.sortable as SortableColumn, sort))}
-                  >
-                    {column.label()}
-                    <span aria-hidden="true" className="sort-mark">
-                      {ariaSort(column.sortable, sort) === 'ascending'
-                        ? ' ▲'
-                        : ariaSort(column.sortable, sort) === 'descending'
-                          ? ' ▼'
-                          : ''}
-                    </span>
-                  </button>
-                ) : (
-                  column.label()
-                )}
-              </th>
-            ))}
+            {COLUMN_KEYS.map((key) => {
+              const { label, sortable } = HEADERS[key];
+              const order = sortable ? ariaSort(sortable, sort) : undefined;
+              return (
+                <th key={key} scope="col" aria-sort={order}>
+                  {sortable ? (
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={() => onSort(nextSort(sortable, sort))}
+                    >
+                      {t(label)}
+                      <span aria-hidden="true" className="sort-mark">
+                        {order === 'ascending' ? ' ▲' : order === 'descending' ? ' ▼' : ''}
+                      </span>
+                    </button>
+                  ) : (
+                    t(label)
+                  )}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
@@ -136,30 +114,21 @@ export function LocationsTable({ selection, total, row, sort, onSort, onRangeCha
           {before > 0 && <tr aria-hidden="true" style={{ height: before }} />}
           {items.map((item) => {
             const location = row(item.index);
-            return (
+            return location ? (
+              <LocationRow
+                key={item.key}
+                location={location}
+                index={item.index}
+                selected={selection.isSelected(location.id)}
+                selectable={selection.selection.kind !== 'all'}
+                onToggle={selection.toggle}
+                onOpen={open}
+              />
+            ) : (
               <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }}>
-                {location ? (
-                  <>
-                    <td className="select-cell">
-                      <Checkbox
-                        className="checkbox"
-                        aria-label={t('bulk.select_row', { title: location.title })}
-                        isSelected={selection.isSelected(location.id)}
-                        isDisabled={selection.selection.kind === 'all'}
-                        onChange={() => selection.toggle(location.id)}
-                      >
-                        <span className="checkbox-box" aria-hidden="true" />
-                      </Checkbox>
-                    </td>
-                    {COLUMNS.map((column) => (
-                      <td key={column.key}>{column.cell(location)}</td>
-                    ))}
-                  </>
-                ) : (
-                  <td colSpan={COLUMNS.length + 1} className="row-loading">
-                    {t('locations.row_loading')}
-                  </td>
-                )}
+                <td colSpan={COLUMN_KEYS.length + 1} className="row-loading">
+                  {t('locations.row_loading')}
+                </td>
               </tr>
             );
           })}
