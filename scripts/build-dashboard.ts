@@ -122,8 +122,11 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
 /** Assets of earlier builds: the service serves the manifest's only. */
 async function removeOtherAssets(assetsDir: string, manifest: DashboardManifest): Promise<void> {
   for (const file of await readdir(assetsDir)) {
-    if (!(file.replace(/\.(gz|br)$/, '') in manifest.assets))
+    // A dot-file is a file another build is writing (writeAtomic's temporary): not ours to remove.
+    if (file.startsWith('.')) continue;
+    if (!(file.replace(/\.(gz|br)$/, '') in manifest.assets)) {
       await rm(path.join(assetsDir, file), { force: true });
+    }
   }
 }
 
