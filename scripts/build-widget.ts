@@ -36,7 +36,10 @@ import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');
 const MAP_ENTRY = path.join(WIDGET_SOURCES, 'map.ts');
 /** Files outside src/widget that the widget bundles: the rules it applies as the service does. */
-const SHARED_SOURCES = [path.join(projectRoot, 'src', 'lib', 'origin-rules.ts')];
+const SHARED_SOURCES = [
+  path.join(projectRoot, 'src', 'lib', 'origin-rules.ts'),
+  path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
+];
 const WIDGET_FILE = 'widget.js';
 /**
  * The most the stored tail (from the CDN placeholder to the end) may hold: it is sent
