@@ -16,19 +16,25 @@ import { Field, Form, SubmitButton } from '../ui/form.tsx';
 import { SelectField } from '../ui/select-field.tsx';
 import { type CustomFieldDefinition, contentKeys } from '../workspaces/use-workspace-content.ts';
 
-const TYPES = [
-  'text',
-  'textarea',
-  'number',
-  'boolean',
-  'select',
-  'multiselect',
-  'url',
-  'email',
-  'phone',
-  'date',
-] as const;
-type FieldType = (typeof TYPES)[number];
+type FieldType = CustomFieldDefinition['type'];
+
+/**
+ * Every type the API knows, in the order the form offers them (as written here): a key per type,
+ * so a type added to the API's enum fails the typecheck here until the form offers it too.
+ */
+const OFFERED: Record<FieldType, true> = {
+  text: true,
+  textarea: true,
+  number: true,
+  boolean: true,
+  select: true,
+  multiselect: true,
+  url: true,
+  email: true,
+  phone: true,
+  date: true,
+};
+const TYPES = Object.keys(OFFERED) as FieldType[];
 
 function moved(ids: number[], from: number, to: number): number[] {
   const next = [...ids];
