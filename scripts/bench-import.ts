@@ -22,8 +22,8 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
-import { createUsersRepository } from '../src/modules/users/users.repository.ts';
 import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
+import { createBenchOwner } from './bench-api.ts';
 import { openBenchDatabase } from './bench-database.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -89,23 +89,11 @@ async function main() {
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-    const user = await createUsersRepository(deps.db).insert({
-      name: 'Bench',
-      email: 'bench@example.test',
-      passwordHash: 'x',
-      role: 'user',
-      subscriptionStatus: 'active',
-      subscriptionTier: 'premium',
-    });
-    const workspace = await createWorkspacesRepository(deps.db).insertWithMember('Bench', {
-      userId: user.id,
-      role: 'owner',
-    });
+    const { user, workspaceId, token } = await createBenchOwner(deps);
     await deps.db.insert(customFieldDefinitionsTable).values([
-      { workspaceId: workspace.id, name: 'seats', label: 'Seats', type: 'number' },
-      { workspaceId: workspace.id, name: 'kind', label: 'Kind', type: 'select', options: ['shop', 'depot'] },
+      { workspaceId, name: 'seats', label: 'Seats', type: 'number' },
+      { workspaceId, name: 'kind', label: 'Kind', type: 'select', options: ['shop', 'depot'] },
     ]);
-    const { token } = await deps.services.auth.startSession(user, { ip: '127.0.0.1', userAgent: 'bench' });
 
     const file = path.join(work, 'bench.csv');
     await writeCsv(file);
@@ -133,8 +121,8 @@ async function main() {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 10);
 
-    const runImport = async (label: string, csv = file, workspaceId = workspace.id) => {
-      const { body, type } = multipartStream(csv, workspaceId);
+    const runImport = async (label: string, csv = file, into = workspaceId) => {
+      const { body, type } = multipartStream(csv, into);
       const began = performance.now();
       const response = await fetch(`${base}/api/locations/import`, {
         method: 'POST',
@@ -211,7 +199,7 @@ async function main() {
         began = performance.now();
         const [links] = await sql<{ count: number }[]>`with inserted as (
           insert into location_tags (location_id, tag_id)
-          select l.id, t.id from locations l join tags t on t.workspace_id = ${workspace.id} and t.slug in ('parking', 'wifi')
+          select l.id, t.id from locations l join tags t on t.workspace_id = ${workspaceId} and t.slug in ('parking', 'wifi')
           where l.workspace_id = ${empty!.id} returning 1)
         select count(*)::int as count from inserted`;
         const tagsMs = performance.now() - began;

@@ -24,10 +24,9 @@ import { createAiImportsRepository } from '../src/modules/ai-imports/ai-imports.
 import { customFieldDefinitionsTable } from '../src/modules/custom-fields/custom-fields.table.ts';
 import { findersTable } from '../src/modules/finders/finders.table.ts';
 import { mapsTable } from '../src/modules/maps/maps.table.ts';
-import { createUsersRepository } from '../src/modules/users/users.repository.ts';
-import { createWorkspacesRepository } from '../src/modules/workspaces/workspaces.repository.ts';
 import { FAKE_KEYS, startFakeProviders } from '../tests/fakes/providers.ts';
 import { openSse, type SseConnection } from '../tests/helpers/sse.ts';
+import { createBenchOwner } from './bench-api.ts';
 import { openBenchDatabase } from './bench-database.ts';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
@@ -99,33 +98,21 @@ async function main() {
       await sleep(100);
     }
 
-    const user = await createUsersRepository(deps.db).insert({
-      name: 'Bench',
-      email: 'bench@example.test',
-      passwordHash: 'x',
-      role: 'user',
-      subscriptionStatus: 'active',
-      subscriptionTier: 'premium',
-    });
-    const workspace = await createWorkspacesRepository(deps.db).insertWithMember('Bench', {
-      userId: user.id,
-      role: 'owner',
-    });
+    const { user, workspaceId, token } = await createBenchOwner(deps);
     await deps.db
       .insert(customFieldDefinitionsTable)
-      .values({ workspaceId: workspace.id, name: 'seats', label: 'Seats', type: 'number' });
+      .values({ workspaceId, name: 'seats', label: 'Seats', type: 'number' });
     const [map] = await deps.db.insert(mapsTable).values({ title: 'Bench finder' }).returning();
     const [finder] = await deps.db
       .insert(findersTable)
-      .values({ workspaceId: workspace.id, mapId: map!.id, name: 'Bench finder', token: 'bench-token' })
+      .values({ workspaceId, mapId: map!.id, name: 'Bench finder', token: 'bench-token' })
       .returning();
-    const { token } = await deps.services.auth.startSession(user, { ip: '127.0.0.1', userAgent: 'bench' });
 
     // 1. Apply a batch of ITEMS drafted items, all without coordinates.
     const repository = createAiImportsRepository(deps.db);
     const applyBatch = async (label: string) => {
       const batch = await repository.insertBatch({
-        workspaceId: workspace.id,
+        workspaceId: workspaceId,
         userId: user.id,
         finderId: finder!.id,
         modelName: 'bench',
@@ -188,7 +175,7 @@ async function main() {
 
     // 2. SSE latency: events written here, read by a client of the API process.
     const processId = await deps.services.processes.create(
-      { workspaceId: workspace.id, userId: user.id, type: 'bench', status: 'running' },
+      { workspaceId, userId: user.id, type: 'bench', status: 'running' },
       [{ type: 'status', status: 'running', message: 'bench' }],
     );
     const insertedAt = new Map<number, number>();
@@ -250,7 +237,7 @@ async function main() {
     for (let index = 0; index < CLIENTS; index++) {
       processes.push(
         await deps.services.processes.create(
-          { workspaceId: workspace.id, userId: user.id, type: 'bench', status: 'running' },
+          { workspaceId, userId: user.id, type: 'bench', status: 'running' },
           [{ type: 'status', status: 'running', message: 'bench' }],
         ),
       );
