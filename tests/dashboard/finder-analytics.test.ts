@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, createUser, tokenFor } from '../factories/users.ts';
-import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { createUser, tokenFor } from '../factories/users.ts';
+import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
 
-async function api<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown): Promise<T> {
-  const res = await stage.ctx.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: bearer(token),
-    payload: body as object,
-  });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as T;
-}
+const api = <T>(method: ApiMethod, url: string, body?: unknown) => stage.api<T>(token, method, url, body);
 
 beforeAll(async () => {
   stage = await startDashboardStage();

@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { solidPng } from '../fakes/png.ts';
-import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
 let workspaceId: number;
 
-async function api<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, as = token): Promise<T> {
-  const res = await stage.ctx.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: bearer(as),
-    payload: body as object,
-  });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as T;
-}
+const api = <T>(method: ApiMethod, url: string, body?: unknown, as = token) =>
+  stage.api<T>(as, method, url, body);
 
 beforeAll(async () => {
   stage = await startDashboardStage();
@@ -149,7 +141,7 @@ describe('the location editor', () => {
     await expectAccessible(page, 'location-image');
     expect(opened.problems).toEqual([]);
     await opened.close();
-  });
+  }, 60_000);
 
   it('deletes a location after confirmation', async () => {
     const location = await api<LocationJson>('POST', '/locations', {
@@ -184,7 +176,7 @@ describe('the location editor', () => {
     expect(gone.statusCode).toBe(404);
     expect(opened.problems).toEqual([]);
     await opened.close();
-  });
+  }, 60_000);
 
   it('says not found for another user’s location', async () => {
     const other = await createUser(stage.ctx.deps);
@@ -206,5 +198,5 @@ describe('the location editor', () => {
     await expectAccessible(page, 'location-not-found');
     expect(opened.problems).toEqual([]);
     await opened.close();
-  });
+  }, 60_000);
 });

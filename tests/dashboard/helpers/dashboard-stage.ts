@@ -13,6 +13,7 @@ import {
   API_URL_META,
   dashboardDistDir,
 } from '../../../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
+import { bearer } from '../../factories/users.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import { launchChromium, openPage } from '../../widget/helpers/browser.ts';
 import { listen, stop } from '../../widget/helpers/static-servers.ts';
@@ -27,6 +28,8 @@ export interface DashboardPage {
 /** Where the dashboard keeps its session (src/dashboard/api/session.ts). */
 export const SESSION_KEY = 'lf-dashboard-session';
 
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export interface DashboardStage {
   /** The service: http://127.0.0.1:<port>; the dashboard is at /app. */
   origin: string;
@@ -36,6 +39,8 @@ export interface DashboardStage {
   open(path: string, options?: BrowserContextOptions, origin?: string): Promise<DashboardPage>;
   /** `path` opened already signed in with `token`, as a browser that signed in before has it. */
   openSignedIn(token: string, path: string, options?: BrowserContextOptions): Promise<DashboardPage>;
+  /** Calls the API (`url` under /api) as `token`, to arrange or check data; a status of 300 or more throws. */
+  api<T>(token: string, method: ApiMethod, url: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -120,6 +125,16 @@ export async function startDashboardStage(): Promise<DashboardStage> {
     elsewhere: host.origin,
     open: (pathname, options, at) => open(pathname, options, at),
     openSignedIn: (token, pathname, options) => open(pathname, options, origin, token),
+    async api<T>(token: string, method: ApiMethod, url: string, body?: unknown): Promise<T> {
+      const res = await ctx.app.inject({
+        method,
+        url: `/api${url}`,
+        headers: bearer(token),
+        payload: body as object,
+      });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return (res.statusCode === 204 ? undefined : res.json()) as T;
+    },
     async close() {
       await browser.close();
       await host.close();

@@ -1,0 +1,122 @@
+// Every screen of the dashboard at a phone's width (390 px, touch), loaded with real data: the
+// page never scrolls sideways, axe finds nothing, and nothing logs an error, breaks the CSP or
+// reaches off this machine. Each screen's own test covers its flows; this one covers the width.
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUser, tokenFor } from '../factories/users.ts';
+import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible, expectClean } from './helpers/page-steps.ts';
+
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
+
+let stage: DashboardStage;
+let token: string;
+let screens: { name: string; path: string; heading: string }[];
+
+beforeAll(async () => {
+  stage = await startDashboardStage();
+  token = await tokenFor(stage.ctx.deps, await createUser(stage.ctx.deps));
+  const [workspace] = await stage.api<{ id: number }[]>(token, 'GET', '/workspaces');
+  const workspaceId = workspace?.id as number;
+  const location = await stage.api<{ id: number }>(token, 'POST', '/locations', {
+    workspace_id: workspaceId,
+    // A long unbroken title and address are what push a narrow page sideways.
+    title: 'Grossbuchhandlungsgesellschaftsniederlassung Nord',
+    address: 'Hauptbahnhofsvorplatzunterführungsausgang 1234',
+    city: 'Berlin',
+    country: 'DE',
+    lat: 52.52,
+    lng: 13.405,
+  });
+  const finder = await stage.api<{ id: number }>(token, 'POST', '/finders', {
+    name: 'Shops of the north',
+    workspace_id: workspaceId,
+  });
+  await stage.api(token, 'PUT', `/finders/${finder.id}`, {
+    locations: [{ location_id: location.id, sort_order: 0 }],
+  });
+  const inWorkspace = `workspace=${workspaceId}`;
+  screens = [
+    { name: 'locations', path: `/app/locations?${inWorkspace}`, heading: 'Locations' },
+    { name: 'location', path: `/app/locations/${location.id}?${inWorkspace}`, heading: 'Grossbuch' },
+    { name: 'location-new', path: `/app/locations/new?${inWorkspace}`, heading: 'New location' },
+    { name: 'import', path: `/app/import?${inWorkspace}`, heading: 'Import' },
+    ...['tags', 'categories', 'fields'].map((tab) => ({
+      name: `organize-${tab}`,
+      path: `/app/organize?${inWorkspace}&tab=${tab}`,
+      heading: 'Tags',
+    })),
+    { name: 'finders', path: `/app/finders?${inWorkspace}`, heading: 'Finders' },
+    ...['design', 'locations', 'access', 'publish', 'analytics'].map((tab) => ({
+      name: `finder-${tab}`,
+      path: `/app/finders/${finder.id}?tab=${tab}`,
+      heading: 'Shops of the north',
+    })),
+    { name: 'processes', path: `/app/processes?${inWorkspace}`, heading: 'Activity' },
+    { name: 'workspaces', path: `/app/workspaces?${inWorkspace}`, heading: 'Workspaces' },
+    ...['profile', 'security', 'sessions', 'delete'].map((tab) => ({
+      name: `account-${tab}`,
+      path: `/app/account?tab=${tab}`,
+      heading: 'Account',
+    })),
+  ];
+}, 180_000);
+
+afterAll(async () => {
+  await stage?.close();
+});
+
+/** Waits until nothing on the page says it is still loading (the screen's data is drawn). */
+async function settled(page: Page) {
+  await page.evaluate(`(async () => {
+    const loading = () => [...document.querySelectorAll('body *')].some(
+      (element) => element.children.length === 0 && /^Loading/.test(element.textContent ?? '') && element.checkVisibility());
+    for (let i = 0; i < 200 && loading(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (loading()) throw new Error('the screen is still loading after 10 s');
+  })()`);
+}
+
+const pageWidth = (page: Page) => page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
+
+/** The deepest elements whose content reaches past their box or the right edge, named for a failure. */
+const overflowing = (page: Page) =>
+  page.evaluate(`[...document.querySelectorAll('body *')]
+    .filter((element) => element.getBoundingClientRect().right > 391 || element.scrollWidth > element.clientWidth + 1)
+    .slice(-6)
+    .map((element) => element.tagName.toLowerCase() + '.' + String(element.className) + ' ' + element.scrollWidth + '/' + element.clientWidth)`) as Promise<
+    string[]
+  >;
+
+it('shows every signed-out screen within 390 px', async () => {
+  for (const [name, path, heading] of [
+    ['sign-in', '/app/sign-in', 'Sign in'],
+    ['sign-up', '/app/sign-up', 'Create your account'],
+  ] as const) {
+    const opened = await stage.open(path, PHONE);
+    await opened.page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    if ((await pageWidth(opened.page)) > 390)
+      expect({ screen: name, overflowing: await overflowing(opened.page) }).toBe('within 390 px');
+    await expectAccessible(opened.page, `phone-${name}`);
+    expectClean(opened);
+    await opened.close();
+  }
+}, 60_000);
+
+it('shows every signed-in screen within 390 px, with its data', async () => {
+  const opened = await stage.openSignedIn(token, '/app/locations', PHONE);
+  const { page } = opened;
+  for (const screen of screens) {
+    await page.goto(`${stage.origin}${screen.path}`);
+    await page.getByRole('heading', { name: screen.heading, level: 1 }).first().waitFor();
+    await settled(page);
+    if ((await pageWidth(page)) > 390)
+      expect({ screen: screen.name, overflowing: await overflowing(page) }).toBe('within 390 px');
+    await expectAccessible(page, `phone-${screen.name}`);
+  }
+  expectClean(opened);
+  await opened.close();
+}, 240_000);
