@@ -9,8 +9,9 @@
 //   Chromium trace), and how many took over 50 ms;
 // - the JavaScript the first screen (sign-in) loads, raw and gzip.
 // BENCH_LOCATIONS changes the size, BENCH_RUNS the number of sign-ins (median printed);
-// BENCH_PROFILE=phone runs with a 390 px viewport, the CPU slowed 4x and a mobile network.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// BENCH_PROFILE=phone runs with a 390 px viewport, the CPU slowed 4x and a mobile network;
+// BENCH_TRACE=file keeps the scroll's Chromium trace (open it in DevTools' Performance panel).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -254,7 +255,9 @@ async function main() {
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
     });
     const reached = (await page.evaluate(SCROLL)) as boolean;
-    const tasks = longTasks(await browser.stopTracing());
+    const trace = await browser.stopTracing();
+    if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, trace);
+    const tasks = longTasks(trace);
 
     const firstScreenFiles = [...firstScreen.keys()];
     const raw = [...firstScreen.values()].reduce((sum, bytes) => sum + bytes, 0);
