@@ -96,18 +96,21 @@ function RuleBuilder({ finder, choices }: { finder: Finder; choices: FieldChoice
   const update = useUpdateFinder(finder.id);
 
   // After a control is added, removed or moved, focus goes to the first of these that can take
-  // it (a removed control's focus would otherwise fall back to the page).
-  const focusNext = useRef<string[]>([]);
+  // it (a removed control's focus would otherwise fall back to the page), once the list shows
+  // the change.
+  const focusNext = useRef<{ selectors: string[]; before: DraftRefinement[] }>(undefined);
   useEffect(() => {
-    for (const selector of focusNext.current) {
+    const pending = focusNext.current;
+    if (!pending || pending.before === rules) return;
+    focusNext.current = undefined;
+    for (const selector of pending.selectors) {
       const element = document.querySelector<HTMLElement>(selector);
       if (element && !element.hasAttribute('disabled')) {
         element.focus();
         break;
       }
     }
-    focusNext.current = [];
-  });
+  }, [rules]);
 
   // The same folded error for the same answer, so the form keeps track of edited fields.
   const folded = useMemo(() => {
@@ -123,7 +126,7 @@ function RuleBuilder({ finder, choices }: { finder: Finder; choices: FieldChoice
   /** A change of the list's shape: the last answer's paths no longer point at the same controls. */
   const restructure = (next: (previous: DraftRefinement[]) => DraftRefinement[], focus: string[]) => {
     update.reset();
-    focusNext.current = focus;
+    focusNext.current = { selectors: focus, before: rules };
     setRules(next);
   };
   const edit = (key: number, change: (rule: DraftRefinement) => DraftRefinement) =>

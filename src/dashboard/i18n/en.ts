@@ -289,7 +289,7 @@ export const en = {
   'keys.provider.geoapify': 'Geoapify',
   'keys.held': 'Key set.',
   'keys.none': 'No key.',
-  'keys.form': '{provider} key',
+  'keys.form': 'Set the {provider} key',
   'keys.set_label': '{provider} key',
   'keys.replace_label': 'New {provider} key',
   'keys.hint': 'It is not shown again once saved.',
