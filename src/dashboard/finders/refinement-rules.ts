@@ -104,12 +104,18 @@ export function fieldChoices(
       }),
     ),
   ];
+  const used = new Set(stored.flatMap((refinement) => refinement.conditions.map((c) => c.field)));
+  // Tags or categories with none to pick from are offered only where a stored condition uses them.
+  const offered = choices.filter(
+    (choice) =>
+      (choice.kind !== 'tag' && choice.kind !== 'set') || choice.options.length > 0 || used.has(choice.id),
+  );
   const known = new Set(choices.map((choice) => choice.id));
   for (const refinement of stored)
     for (const condition of refinement.conditions)
       if (!known.has(condition.field)) {
         known.add(condition.field);
-        choices.push({
+        offered.push({
           id: condition.field,
           label: t('rules.field.gone', { name: condition.field.replace(CUSTOM, '') }),
           kind: 'text',
@@ -117,7 +123,7 @@ export function fieldChoices(
           options: [],
         });
       }
-  return choices;
+  return offered;
 }
 
 /** The tests offered for a field; a stored one outside them stays offered so it is not lost. */

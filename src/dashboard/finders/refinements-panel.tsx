@@ -412,7 +412,8 @@ function ValueInput({
           { value: 'false', label: t('rules.no') },
         ]
       : field.options;
-  if (picksFromList(field) && options.length === 0)
+  const nothingChosen = Array.isArray(value) ? value.length === 0 : value === '';
+  if (picksFromList(field) && options.length === 0 && nothingChosen)
     return (
       <p className="muted">
         {t(

@@ -265,7 +265,7 @@ export const en = {
   'rules.op_many.eq': 'include',
   'rules.op_many.neq': 'do not include',
   'rules.op_many.in': 'include one of',
-  'rules.op_many.contains': 'include',
+  'rules.op_many.contains': 'contain',
   'rules.op_many.exists': 'are not empty',
   'rules.value': 'Value',
   'rules.values': 'Values',
