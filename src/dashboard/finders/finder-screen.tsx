@@ -1,5 +1,6 @@
-// One finder's editor: its name, and tabs for its design, its locations, the websites that may
-// show it, publishing (with the embed code) and its analytics. The tab is in the address.
+// One finder's editor: its name, and tabs for its design, its locations, its filters (advanced
+// refinements), the websites that may show it, the address search's provider keys, publishing
+// (with the embed code) and its analytics. The tab is in the address.
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { AnalyticsPanel } from '../analytics/analytics-panel.tsx';
 import { t } from '../i18n/i18n.ts';
@@ -8,7 +9,9 @@ import { AddressTabs } from '../ui/tabs.tsx';
 import { AccessPanel } from './access-panel.tsx';
 import { DesignPanel } from './design-panel.tsx';
 import { FinderLocationsPanel } from './finder-locations-panel.tsx';
+import { KeysPanel } from './keys-panel.tsx';
 import { PublishPanel } from './publish-panel.tsx';
+import { RefinementsPanel } from './refinements-panel.tsx';
 import type { FinderTab } from './tabs.ts';
 import { useFinder } from './use-finders.ts';
 
@@ -43,7 +46,9 @@ export function FinderScreen() {
             label: t('finder.tab.locations'),
             panel: <FinderLocationsPanel finder={data} />,
           },
+          { id: 'filters', label: t('finder.tab.filters'), panel: <RefinementsPanel finder={data} /> },
           { id: 'access', label: t('finder.tab.access'), panel: <AccessPanel finder={data} /> },
+          { id: 'keys', label: t('finder.tab.keys'), panel: <KeysPanel finder={data} /> },
           { id: 'publish', label: t('finder.tab.publish'), panel: <PublishPanel finder={data} /> },
           {
             id: 'analytics',
