@@ -3,6 +3,9 @@
 // reaches off this machine. Each screen's own test covers its flows; this one covers the width.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ACCOUNT_TABS } from '../../src/dashboard/account/settings/tabs.ts';
+import { FINDER_TABS } from '../../src/dashboard/finders/tabs.ts';
+import { ORGANIZE_TABS } from '../../src/dashboard/organize/tabs.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean } from './helpers/page-steps.ts';
@@ -45,20 +48,20 @@ beforeAll(async () => {
     { name: 'location', path: `/app/locations/${location.id}?${inWorkspace}`, heading: 'Grossbuch' },
     { name: 'location-new', path: `/app/locations/new?${inWorkspace}`, heading: 'New location' },
     { name: 'import', path: `/app/import?${inWorkspace}`, heading: 'Import' },
-    ...['tags', 'categories', 'fields'].map((tab) => ({
+    ...ORGANIZE_TABS.map((tab) => ({
       name: `organize-${tab}`,
       path: `/app/organize?${inWorkspace}&tab=${tab}`,
       heading: 'Tags',
     })),
     { name: 'finders', path: `/app/finders?${inWorkspace}`, heading: 'Finders' },
-    ...['design', 'locations', 'access', 'publish', 'analytics'].map((tab) => ({
+    ...FINDER_TABS.map((tab) => ({
       name: `finder-${tab}`,
       path: `/app/finders/${finder.id}?tab=${tab}`,
       heading: 'Shops of the north',
     })),
     { name: 'processes', path: `/app/processes?${inWorkspace}`, heading: 'Activity' },
     { name: 'workspaces', path: `/app/workspaces?${inWorkspace}`, heading: 'Workspaces' },
-    ...['profile', 'security', 'sessions', 'delete'].map((tab) => ({
+    ...ACCOUNT_TABS.map((tab) => ({
       name: `account-${tab}`,
       path: `/app/account?tab=${tab}`,
       heading: 'Account',
