@@ -25,7 +25,9 @@ export function usePagedList<T, F>(
   const offset = position.filterKey === filterKey ? position.offset : 0;
   const query = useQuery({
     queryKey: [...key, filters, offset],
-    queryFn: () => fetchPage({ limit: PAGE_SIZE, offset }, filters),
+    // The page's own offset goes with its rows: while the next page loads, the previous one
+    // (kept on screen) still says which rows it shows.
+    queryFn: async () => ({ ...(await fetchPage({ limit: PAGE_SIZE, offset }, filters)), offset }),
     placeholderData: keepPreviousData,
   });
   return { query, offset, moveTo: (next: number) => setPosition({ filterKey, offset: next }) };
@@ -43,11 +45,11 @@ interface PagedTableProps<T> {
 }
 
 export function PagedTable<T>({ label, list, empty, head, row, hideError }: PagedTableProps<T>) {
-  const { query, offset, moveTo } = list;
+  const { query, moveTo } = list;
   if (query.error && !hideError?.(query.error))
     return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
   if (!query.data) return query.error ? null : <p role="status">{t('app.loading')}</p>;
-  const { rows, total } = query.data;
+  const { rows, total, offset } = query.data;
   if (total === 0) return <p className="empty">{t('admin.empty', { what: empty })}</p>;
   const first = Math.min(offset + 1, total);
   const last = Math.min(offset + rows.length, total);
