@@ -58,6 +58,51 @@ async function paddleRequestsDuring(work: () => Promise<unknown>) {
   return paddle.requests.slice(before);
 }
 
+describe('GET /api/billing/plans', () => {
+  it('names each configured tier with its price id, in rank order, and nothing else', async () => {
+    const { token } = await signedIn();
+    let res: Awaited<ReturnType<typeof call>> | undefined;
+    const requests = await paddleRequestsDuring(async () => {
+      res = await call('GET', '/billing/plans', token);
+    });
+    expect(res!.statusCode).toBe(200);
+    expect(res!.json()).toEqual([
+      { tier: 'bronze', price_id: paddle.prices.bronze },
+      { tier: 'premium', price_id: paddle.prices.premium },
+    ]);
+    // Read from the settings: Paddle is not asked, and no key or secret is in the answer.
+    expect(requests).toEqual([]);
+    expect(res!.body).not.toContain(paddle.apiKey);
+    expect(res!.body).not.toContain(paddle.webhookSecret);
+  });
+
+  it('leaves out a tier without a configured price, and answers the same to every user', async () => {
+    const onlyPremium = await createTestContext({ env: { ...paddle.env, PADDLE_PRICE_BRONZE: '' } });
+    try {
+      for (const role of ['user', 'admin'] as const) {
+        const user = await createUser(onlyPremium.deps, { role });
+        const res = await onlyPremium.app.inject({
+          method: 'GET',
+          url: '/api/billing/plans',
+          headers: bearer(await tokenFor(onlyPremium.deps, user)),
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual([{ tier: 'premium', price_id: paddle.prices.premium }]);
+      }
+    } finally {
+      await onlyPremium.close();
+    }
+  });
+
+  it('answers 401 without a token, and ignores a query', async () => {
+    expect((await call('GET', '/billing/plans')).statusCode).toBe(401);
+    const { token } = await signedIn();
+    const res = await call('GET', '/billing/plans?tier=gold&price_id=x', token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toHaveLength(2);
+  });
+});
+
 describe('POST /api/billing/checkout', () => {
   it('creates the Paddle customer once, a transaction for the price with custom_data.user_id, and answers its checkout url', async () => {
     const { user, token } = await signedIn();
@@ -688,6 +733,7 @@ describe('without Paddle settings', () => {
   });
 
   const routes = [
+    ['GET', '/api/billing/plans', undefined],
     ['POST', '/api/billing/checkout', { price_id: 'pri_x' }],
     ['POST', '/api/billing/portal', undefined],
     ['POST', '/api/billing/sync', undefined],
@@ -763,6 +809,7 @@ describe('OpenAPI', () => {
   it('documents every billing route with an operationId, the webhook as public', async () => {
     const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const operations: Record<string, [string, string]> = {
+      billingPlans: ['/api/billing/plans', 'get'],
       billingCheckout: ['/api/billing/checkout', 'post'],
       billingPortal: ['/api/billing/portal', 'post'],
       billingSync: ['/api/billing/sync', 'post'],

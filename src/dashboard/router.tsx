@@ -13,6 +13,7 @@ import {
 import { ACCOUNT_TABS, type AccountTab } from './account/settings/tabs.ts';
 import { SignIn } from './account/sign-in.tsx';
 import { SignUp } from './account/sign-up.tsx';
+import { ADMIN_TABS, type AdminTab } from './admin/tabs.ts';
 import { getSession } from './api/session.ts';
 import { APP_BASE_PATH } from './config.ts';
 import { FINDER_TABS, type FinderTab } from './finders/tabs.ts';
@@ -171,6 +172,24 @@ const accountRoute = createRoute({
   component: lazyRouteComponent(() => import('./account/settings/account-screen.tsx'), 'AccountScreen'),
 });
 
+// Billing is the account's (GET /me), not a workspace's; the workspace only goes along in the
+// address so the other screens keep showing it.
+const billingRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'billing',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./billing/billing-screen.tsx'), 'BillingScreen'),
+});
+
+const adminRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'admin',
+  validateSearch: (search: Record<string, unknown>): { tab?: AdminTab } => ({
+    tab: ADMIN_TABS.includes(search.tab as AdminTab) ? (search.tab as AdminTab) : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./admin/admin-screen.tsx'), 'AdminScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
@@ -186,6 +205,8 @@ const routeTree = rootRoute.addChildren([
     processesRoute,
     workspacesRoute,
     accountRoute,
+    billingRoute,
+    adminRoute,
   ]),
 ]);
 

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useSearch } from '@tanstack/react-router';
 import { Button } from 'react-aria-components/Button';
+import { useMe } from '../account/use-me.ts';
 import { api } from '../api/client.ts';
 import { endSession } from '../api/session.ts';
 import { t } from '../i18n/i18n.ts';
@@ -14,6 +15,8 @@ export function AppShell() {
   const { workspace } = useSearch({ strict: false }) as { workspace?: number };
   const workspaceSearch = workspace === undefined ? {} : { workspace };
   const queryClient = useQueryClient();
+  // The admin area is linked for admins only; the page itself still asks the service.
+  const isAdmin = useMe().data?.role === 'admin';
   const signOut = useMutation({
     // The session ends here whatever the service answers: a sign-out never fails for the user.
     mutationFn: async () => api.POST('/api/logout').catch(() => undefined),
@@ -63,6 +66,18 @@ export function AppShell() {
                 {t('nav.workspaces')}
               </Link>
             </li>
+            <li>
+              <Link to="/billing" search={workspaceSearch} activeProps={{ 'aria-current': 'page' }}>
+                {t('nav.billing')}
+              </Link>
+            </li>
+            {isAdmin && (
+              <li>
+                <Link to="/admin" search={{}} activeProps={{ 'aria-current': 'page' }}>
+                  {t('nav.admin')}
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="account-menu">

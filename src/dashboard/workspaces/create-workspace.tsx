@@ -7,7 +7,7 @@ import { t } from '../i18n/i18n.ts';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
 import { useCreateWorkspace } from './use-workspace-changes.ts';
 
-/** Billing has no screen of its own yet: a plain link, which the page at that address will answer. */
+/** The billing screen, where a bigger plan is bought. */
 const BILLING_HREF = `${APP_BASE_PATH}/billing`;
 
 export function CreateWorkspace() {

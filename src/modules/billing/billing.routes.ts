@@ -6,6 +6,7 @@ import { bearerSecurity } from '../../lib/schemas.ts';
 import { requireAuth } from '../auth/auth.plugin.ts';
 import {
   billingFieldsSchema,
+  billingPlanSchema,
   checkoutBodySchema,
   checkoutSchema,
   invoicePdfParamsSchema,
@@ -22,6 +23,20 @@ const accountRoutes: FastifyPluginAsyncZod = async (api) => {
   const billing = api.deps.services.billing;
   api.addHook('onRequest', async () => billing.assertConfigured());
   api.addHook('onRequest', api.authenticate);
+
+  api.get(
+    '/billing/plans',
+    {
+      schema: {
+        tags,
+        operationId: 'billingPlans',
+        summary: 'The plans a checkout offers: each tier with its configured Paddle price id',
+        security: bearerSecurity,
+        response: { 200: z.array(billingPlanSchema) },
+      },
+    },
+    async () => billing.plans(),
+  );
 
   api.post(
     '/billing/checkout',

@@ -14,6 +14,11 @@ export const checkoutBodySchema = z.object({
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
 
 export const checkoutSchema = z.object({ checkout_url: z.string() });
+
+/** The tiers a checkout can buy, each with the price id configured for it (PADDLE_PRICE_*). */
+export const billingPlanTiers = ['bronze', 'premium'] as const;
+export const billingPlanSchema = z.object({ tier: z.enum(billingPlanTiers), price_id: z.string() });
+export type BillingPlan = z.infer<typeof billingPlanSchema>;
 export const portalSchema = z.object({ portal_url: z.string() });
 
 /** The user's billing fields, exactly as in the user payload (GET /me). */

@@ -32,6 +32,8 @@ import {
 import type { BillingRepository } from './billing.repository.ts';
 import {
   type BillingFields,
+  type BillingPlan,
+  billingPlanTiers,
   type CheckoutBody,
   type Invoice,
   toBillingFields,
@@ -147,6 +149,14 @@ export function createBillingService({ db, repository, settings, logger }: Billi
     assertWebhookConfigured(): void {
       paddle();
       if (!settings.webhookSecret) throw createBillingNotConfiguredError();
+    },
+
+    /** The offered prices, by tier, in rank order: what a dashboard offers for checkout. */
+    plans(): BillingPlan[] {
+      return billingPlanTiers.flatMap((tier) => {
+        const priceId = prices[tier];
+        return priceId === undefined ? [] : [{ tier, price_id: priceId }];
+      });
     },
 
     /**

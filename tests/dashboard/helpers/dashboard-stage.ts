@@ -81,11 +81,14 @@ async function startStaticHost(buildDir: string, apiUrl: string) {
   return { origin: `http://localhost:${port}`, close: () => stop(server) };
 }
 
-export async function startDashboardStage(): Promise<DashboardStage> {
+/** `env` adds to the service's settings (a fake provider's base URL and keys, say). */
+export async function startDashboardStage(
+  options: { env?: Record<string, string> } = {},
+): Promise<DashboardStage> {
   await ensureDashboardBuilt();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const ctx = await createTestContext({ env: { APP_URL: origin } });
+  const ctx = await createTestContext({ env: { ...options.env, APP_URL: origin } });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   const host = await startStaticHost(dashboardDistDir, origin);
   const browser: Browser = await launchChromium();
