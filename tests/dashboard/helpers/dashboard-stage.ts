@@ -76,11 +76,14 @@ async function startStaticHost(buildDir: string, apiUrl: string) {
   return { origin: `http://localhost:${port}`, close: () => stop(server) };
 }
 
-export async function startDashboardStage(): Promise<DashboardStage> {
+/** `env`: more of the service's environment (a fake model's base URL and key). */
+export async function startDashboardStage(
+  options: { env?: Record<string, string> } = {},
+): Promise<DashboardStage> {
   await ensureDashboardBuilt();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const ctx = await createTestContext({ env: { APP_URL: origin } });
+  const ctx = await createTestContext({ env: { ...options.env, APP_URL: origin } });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   const host = await startStaticHost(dashboardDistDir, origin);
   const browser: Browser = await launchChromium();
