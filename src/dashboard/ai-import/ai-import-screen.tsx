@@ -16,7 +16,14 @@ import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { batchTopic } from './ai-imports-screen.tsx';
 import { ReviewTable } from './review-table.tsx';
-import { AI_IMPORTS_KEY, type BatchWithItems, batchKey, isImportable, useBatch } from './use-ai-imports.ts';
+import {
+  AI_IMPORTS_KEY,
+  type Batch,
+  type BatchWithItems,
+  batchKey,
+  isImportable,
+  useBatch,
+} from './use-ai-imports.ts';
 import { DRAFTING_OVER, type ProcessProgress, useProcessProgress } from './use-process-progress.ts';
 
 export function AiImportScreen() {
@@ -52,6 +59,10 @@ function BatchPage({ batch, fetching }: { batch: BatchWithItems; fetching: boole
       unwrap(await api.DELETE('/api/ai-location-imports/{id}', { params: { path: { id: batch.id } } })),
     onSuccess() {
       queryClient.removeQueries({ queryKey: batchKey(batch.id) });
+      // The list shows at once without it, before its refetch answers.
+      queryClient.setQueriesData<Batch[]>({ queryKey: [...AI_IMPORTS_KEY, 'list'] }, (list) =>
+        list?.filter((entry) => entry.id !== batch.id),
+      );
       void queryClient.invalidateQueries({ queryKey: AI_IMPORTS_KEY });
       void navigate({ to: '/ai-imports', search: { workspace: batch.workspace_id } });
     },
