@@ -291,6 +291,8 @@ it(
     const batchId = await startBatch();
     const opened = await stage.openSignedIn(ownerToken, `/app/ai-imports?workspace=${workspaceId}`, PHONE);
     const { page } = opened;
+    await page.getByRole('link', { name: `AI import #${batchId}: Book shops` }).waitFor();
+    await expectAccessible(page, 'ai-imports-list-phone');
     await page.getByRole('link', { name: `AI import #${batchId}: Book shops` }).click();
     await itemRow(page, 'Corner Books London').waitFor({ timeout: DRAFTED_WITHIN });
     await expectAccessible(page, 'ai-import-review-phone');
