@@ -4,8 +4,9 @@
 // drafting followed live from the process's event stream (and by polling every 2 s when the
 // stream cannot be had), the review (an edit refused beside its field, then saved; approve,
 // reject, approve all valid), the import writing the locations, discard after a confirmation,
-// another user's import as not found, at a phone's width and from another origin. axe scans
-// each state; no page logs an error, breaks its CSP or reaches off this machine.
+// another user's import as not found, a long draft drawing only the rows in view, at a phone's
+// width and from another origin. axe scans each state; no page logs an error, breaks its CSP or
+// reaches off this machine.
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ANSWER_FIELDS, MAX_DRAFTED_LOCATIONS } from '../../src/dashboard/ai-import/answer-fields.ts';
@@ -369,6 +370,41 @@ it(
     await itemRow(page, 'Corner Books London').waitFor({ timeout: DRAFTED_WITHIN });
     expect(polls.length).toBeGreaterThan(0);
     await expectAccessible(page, 'ai-import-review-elsewhere');
+    expectClean(opened);
+    await opened.close();
+  },
+  BROWSER_TEST_TIMEOUT,
+);
+
+it(
+  'draws only the review rows in view for a long draft, and scrolls to the last',
+  async () => {
+    const many = Array.from({ length: 300 }, (_, index) =>
+      wire({
+        name: `Shop ${index + 1}`,
+        address: `${index + 1} Long Street`,
+        city: 'Berlin',
+        zip: '10115',
+        country: 'Germany',
+        lat: 52.5,
+        lng: 13.4,
+      }),
+    );
+    fake.setBehaviour({ kind: 'locations', locations: many });
+    const batchId = await startBatch();
+    const opened = await stage.openSignedIn(ownerToken, `/app/ai-imports/${batchId}`);
+    const { page } = opened;
+    await itemRow(page, 'Shop 1').first().waitFor({ timeout: DRAFTED_WITHIN });
+    const table = page.getByRole('region', { name: 'Drafted locations' }).getByRole('table');
+    expect(await table.getAttribute('aria-rowcount')).toBe('301');
+    const drawn = await table.locator('tbody tr[aria-rowindex]').count();
+    expect(drawn).toBeGreaterThan(3);
+    expect(drawn).toBeLessThan(60);
+    await page.getByRole('region', { name: 'Drafted locations' }).evaluate((scroller) => {
+      scroller.scrollTop = scroller.scrollHeight;
+    });
+    await itemRow(page, 'Shop 300').waitFor();
+    expect(await table.locator('tbody tr[aria-rowindex]').count()).toBeLessThan(60);
     expectClean(opened);
     await opened.close();
   },
