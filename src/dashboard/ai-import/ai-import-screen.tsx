@@ -71,8 +71,7 @@ function BatchPage({ batch, fetching }: { batch: BatchWithItems; fetching: boole
   // Until the process's state arrives, a batch with items is taken as drafted (no flash of
   // progress on opening one under review).
   const drafting =
-    follow !== null &&
-    (live.progress ? !DRAFTING_OVER.has(live.progress.status) : batch.items.length === 0);
+    follow !== null && (live.progress ? !DRAFTING_OVER.has(live.progress.status) : batch.items.length === 0);
   const status = live.progress?.status;
   return (
     <>
