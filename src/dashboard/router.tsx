@@ -123,6 +123,26 @@ const importRoute = createRoute({
   component: lazyRouteComponent(() => import('./import/import-screen.tsx'), 'ImportScreen'),
 });
 
+const aiImportsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'ai-imports',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./ai-import/ai-imports-screen.tsx'), 'AiImportsScreen'),
+});
+
+const newAiImportRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'ai-imports/new',
+  validateSearch: (search: Record<string, unknown>): WorkspaceSearch => ({ workspace: id(search.workspace) }),
+  component: lazyRouteComponent(() => import('./ai-import/new-ai-import.tsx'), 'NewAiImportScreen'),
+});
+
+const aiImportRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'ai-imports/$batchId',
+  component: lazyRouteComponent(() => import('./ai-import/ai-import-screen.tsx'), 'AiImportScreen'),
+});
+
 const findersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'finders',
@@ -199,6 +219,9 @@ const routeTree = rootRoute.addChildren([
     locationsRoute,
     locationRoute,
     importRoute,
+    aiImportsRoute,
+    newAiImportRoute,
+    aiImportRoute,
     organizeRoute,
     findersRoute,
     finderRoute,

@@ -70,6 +70,11 @@ export function ImportScreen() {
       <h1>{t('import.title')}</h1>
       <p>{t('import.intro', { workspace: workspace.name })}</p>
       <p>
+        <Link to="/ai-imports" search={{ workspace: workspace.id }}>
+          {t('ai_import.from_csv_screen')}
+        </Link>
+      </p>
+      <p>
         <Button className="button link" onPress={downloadTemplate}>
           {t('import.template')}
         </Button>
