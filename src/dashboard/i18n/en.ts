@@ -431,6 +431,28 @@ export const en = {
   'bulk.clear': 'Clear the selection',
   'bulk.done': 'Done: {count} locations changed.',
 
+  'mapui.loading': 'Loading the map…',
+  'mapui.failed': 'The map could not be loaded; the numbers can still be typed.',
+  'mapui.pin_label': 'Map: click to place the pin, drag the pin to move it',
+  'mapui.pin_hint':
+    'Click the map to place the pin or drag the pin; the latitude and longitude follow. Arrow keys move the map.',
+  'mapui.pin': 'The location’s pin',
+  'mapui.view_label': 'Map: pan and zoom to the widget’s first view',
+  'mapui.view_hint': 'Pan and zoom the map, then use this view; the numbers below can be typed too.',
+  'mapui.use_view': 'Use this view',
+  'mapui.view_used': 'Default centre {lat}, {lng} at zoom {zoom}.',
+  'mapui.default_center': 'Default centre',
+  'mapui.default_center_hint': 'Empty: the widget fits every location in its first view.',
+  'mapui.default_center_lat': 'Default centre latitude',
+  'mapui.default_center_lng': 'Default centre longitude',
+  'mapui.default_zoom': 'Default zoom',
+  'mapui.default_zoom_hint': 'From 0 (the world) to 19 (a street).',
+  'mapui.preview': 'Preview',
+  'mapui.preview_hint':
+    'The real widget with the finder’s current locations and this form’s settings, before saving.',
+  'mapui.preview_frame': 'Preview of the finder’s widget',
+  'mapui.preview_loading': 'Loading the preview…',
+
   'notfound.title': 'Page not found',
   'notfound.text': 'The dashboard has no page at this address (yet).',
   'notfound.back': 'Go to the locations',
