@@ -29,7 +29,8 @@ const pinIcon = divIcon({
 
 /** A Leaflet map in `element`, named for assistive technology, removed with the component. */
 function createMap(element: HTMLElement, label: string, center: [number, number], zoom: number): LeafletMap {
-  const map = leafletMap(element, { center, zoom, worldCopyJump: true });
+  // No inertia: the map rests where the pointer let go, so "Use this view" takes what is seen.
+  const map = leafletMap(element, { center, zoom, worldCopyJump: true, inertia: false });
   map.attributionControl.setPrefix(false);
   tileLayer(tileUrl, { attribution: tileAttribution, maxZoom: 19 }).addTo(map);
   const container = map.getContainer();
