@@ -15,6 +15,7 @@ import {
   ASSETS_FOLDER,
   DASHBOARD_MANIFEST_FILE,
   type DashboardManifest,
+  DEFAULT_DASHBOARD_TILE_URL,
   dashboardDistDir,
   dashboardPage,
 } from '../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
@@ -51,12 +52,14 @@ const onlyDashboardLocales: Plugin = {
   },
 };
 const ENTRY = path.join(SOURCES, 'main.tsx');
+/** The finder preview page's script (GET /app/preview): an entry of its own, no React. */
+const PREVIEW_ENTRY = path.join(SOURCES, 'preview', 'preview-frame.ts');
 const ICON = path.join(SOURCES, 'favicon.svg');
 
 export async function buildDashboard(outDir = dashboardDistDir): Promise<DashboardManifest> {
   await generateApiTypes();
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: [ENTRY, PREVIEW_ENTRY],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -69,6 +72,9 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
     entryNames: '[name].[hash]',
     chunkNames: 'chunk.[hash]',
     assetNames: '[name].[hash]',
+    // Leaflet's stylesheet names its control and marker images: inlined, so the build needs no
+    // image files and the page policy's img-src data: admits them.
+    loader: { '.png': 'dataurl' },
     legalComments: 'linked',
     plugins: [onlyDashboardLocales],
     metafile: true,
@@ -99,6 +105,8 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
     };
   }
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    if (meta.entryPoint !== undefined && path.resolve(meta.entryPoint) === PREVIEW_ENTRY)
+      manifest.preview = { script: path.basename(output) };
     // The entry's script; screens loaded on demand are entry points of their own chunks.
     if (meta.entryPoint === undefined || path.resolve(meta.entryPoint) !== ENTRY) continue;
     manifest.entry.script = path.basename(output);
@@ -107,11 +115,16 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
       .filter((i) => i.kind === 'import-statement')
       .map((i) => path.basename(i.path));
   }
-  if (!manifest.entry.script || !manifest.entry.stylesheet)
-    throw new Error('esbuild wrote no entry script or stylesheet');
+  if (!manifest.entry.script || !manifest.entry.stylesheet || !manifest.preview)
+    throw new Error('esbuild wrote no entry script, stylesheet or preview script');
   await writeAtomic(
     path.join(outDir, 'index.html'),
-    dashboardPage(manifest, process.env.DASHBOARD_BASE_PATH ?? '/app', process.env.DASHBOARD_API_URL ?? ''),
+    dashboardPage(
+      manifest,
+      process.env.DASHBOARD_BASE_PATH ?? '/app',
+      process.env.DASHBOARD_API_URL ?? '',
+      process.env.DASHBOARD_TILE_URL ?? DEFAULT_DASHBOARD_TILE_URL,
+    ),
   );
   // The manifest last: the service re-reads the build when it changes.
   await writeAtomic(path.join(outDir, DASHBOARD_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);

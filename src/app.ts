@@ -206,7 +206,11 @@ function registerHealthRoutes(app: App, deps: Deps): void {
 /** What browsers load outside /api: the local CDN, widget.js, the demo page and the dashboard. */
 async function registerPublicRoutes(app: App, { config, db }: Deps): Promise<void> {
   if (config.storage.driver === 'local') await app.register(cdnRoutes, { prefix: '/cdn' });
-  await app.register(dashboardRoutes, { cdnUrl: config.storage.cdnUrl, dir: config.dashboardDir });
+  await app.register(dashboardRoutes, {
+    cdnUrl: config.storage.cdnUrl,
+    dir: config.dashboardDir,
+    tileUrl: config.dashboardTileUrl,
+  });
   await app.register(widgetRoutes, { cdnUrl: config.storage.cdnUrl, dir: config.widgetDir });
   const demo = createDemoRepository(db);
   await app.register(demoRoutes, {

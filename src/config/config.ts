@@ -52,6 +52,21 @@ export const envSchema = z.object({
   /** Where the built widget is read from (dist/widget by default). */
   WIDGET_DIR: optionalString,
   DASHBOARD_DIR: optionalString,
+  /**
+   * The map tiles of the dashboard's maps (the location pin, a finder's default view): an http(s)
+   * template with {z}, {x} and {y}. The dashboard page's CSP admits this origin's images only.
+   */
+  DASHBOARD_TILE_URL: z
+    .string()
+    .trim()
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
+    .pipe(
+      z
+        .url({ message: 'must be a URL', protocol: /^https?$/ })
+        .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), {
+          message: 'must hold {z}, {x} and {y}',
+        }),
+    ),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: optionalUrl,
@@ -180,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     },
     widgetDir: env.WIDGET_DIR ? path.resolve(env.WIDGET_DIR) : undefined,
     dashboardDir: env.DASHBOARD_DIR ? path.resolve(env.DASHBOARD_DIR) : undefined,
+    dashboardTileUrl: env.DASHBOARD_TILE_URL,
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL },
     geocoder: { kind: env.GEOCODER, apiKey: env.GEOCODER_API_KEY, baseUrl: env.GEOCODER_BASE_URL },
     photonUrl: env.PHOTON_URL.replace(/\/+$/, ''),

@@ -9,6 +9,7 @@ import { ApiError, isTransient } from './api/errors.ts';
 import { getSession, subscribeSession } from './api/session.ts';
 import { locale } from './i18n/i18n.ts';
 import { router } from './router.tsx';
+import 'leaflet/dist/leaflet.css';
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 

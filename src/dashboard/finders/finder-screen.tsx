@@ -40,7 +40,8 @@ export function FinderScreen() {
         selected={tab}
         onSelect={(key) => void navigate({ search: { tab: key }, replace: true })}
         tabs={[
-          { id: 'design', label: t('finder.tab.design'), panel: <DesignPanel finder={data} /> },
+          // Wide: the form and the widget's preview side by side where there is room.
+          { id: 'design', label: t('finder.tab.design'), panel: <DesignPanel finder={data} />, wide: true },
           {
             id: 'locations',
             label: t('finder.tab.locations'),

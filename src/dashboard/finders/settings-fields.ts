@@ -4,7 +4,7 @@
 import { parseSettings, type WidgetSettings } from '../../widget/settings.ts';
 import type { MessageKey } from '../i18n/en.ts';
 
-export type FieldKind = 'select' | 'text' | 'number' | 'switch' | 'color';
+export type FieldKind = 'select' | 'text' | 'number' | 'switch' | 'color' | 'center';
 
 export interface SettingField {
   key: string;
@@ -68,6 +68,21 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     read: (s) => s.tagFilterMode,
   },
   { key: 'show_map', kind: 'switch', label: 'design.show_map', read: (s) => s.showMap },
+  // One setting, {lat, lng}, typed as two numbers (`lat,lng` in the form's values).
+  {
+    key: 'default_center',
+    kind: 'center',
+    label: 'mapui.default_center',
+    hint: 'mapui.default_center_hint',
+    read: (s) => (s.defaultCenter ? `${s.defaultCenter.lat},${s.defaultCenter.lng}` : ''),
+  },
+  {
+    key: 'default_zoom',
+    kind: 'number',
+    label: 'mapui.default_zoom',
+    hint: 'mapui.default_zoom_hint',
+    read: (s) => String(s.defaultZoom),
+  },
   {
     key: 'height',
     kind: 'number',
@@ -115,8 +130,28 @@ export function formValues(entries: readonly { key: string; value: unknown }[]):
   return Object.fromEntries(SETTING_FIELDS.map((field) => [field.key, field.read(settings)]));
 }
 
+/** A centre's two typed parts (`lat,lng`); an empty centre is two empty parts. */
+export function centerParts(value: string): { lat: string; lng: string } {
+  const [lat = '', lng = ''] = value.split(',');
+  return { lat, lng };
+}
+
+/** The typed parts the widget could not read as a centre, by their names in the form. */
+export function refusedCenterParts(value: string): string[] {
+  const { lat, lng } = centerParts(value);
+  const bad = (text: string, bound: number) =>
+    text.trim() === '' || !Number.isFinite(Number(text)) || Math.abs(Number(text)) > bound;
+  return [...(bad(lat, 90) ? ['default_center.lat'] : []), ...(bad(lng, 180) ? ['default_center.lng'] : [])];
+}
+
 function typed(field: SettingField, value: string | boolean): unknown {
   if (field.kind === 'number') return Number(value);
+  if (field.kind === 'center' && typeof value === 'string') {
+    const { lat, lng } = centerParts(value);
+    // A missing part stays text, which the widget refuses (Number('') would be 0, a real place).
+    if (lat.trim() === '' || lng.trim() === '') return value;
+    return { lat: Number(lat), lng: Number(lng) };
+  }
   return typeof value === 'string' ? value.trim() : value;
 }
 

@@ -32,7 +32,7 @@ async function readAsset(dir: string, name: string): Promise<ServedFile> {
   return { identity, ...(gzip ? { gzip } : {}), ...(br ? { br } : {}), tag: name };
 }
 
-export function createDashboardBundle(dir: string, basePath: string) {
+export function createDashboardBundle(dir: string, basePath: string, tileUrl: string) {
   let cached: { mtimeMs: number; build: ServedBuild } | undefined;
 
   async function load(): Promise<ServedBuild | undefined> {
@@ -54,7 +54,11 @@ export function createDashboardBundle(dir: string, basePath: string) {
     /** The page with its style nonce; undefined while nothing is built. */
     async page(nonce: string): Promise<string | undefined> {
       const build = await load();
-      return build && dashboardPage(build.manifest, basePath, '', nonce);
+      return build && dashboardPage(build.manifest, basePath, '', tileUrl, nonce);
+    },
+    /** The preview page's script name; undefined while nothing is built. */
+    async previewScript(): Promise<string | undefined> {
+      return (await load())?.manifest.preview?.script;
     },
     async isBuilt(): Promise<boolean> {
       return (await load()) !== undefined;

@@ -10,6 +10,10 @@ export const DASHBOARD_MANIFEST_FILE = 'manifest.json';
 export const ASSETS_FOLDER = 'assets';
 /** The API's URL in the page, written over by the service (its own origin: empty). */
 export const API_URL_META = 'lf-api-url';
+/** The map tile template of the dashboard's maps (DASHBOARD_TILE_URL), which the page's CSP admits. */
+export const TILE_URL_META = 'lf-tile-url';
+/** OpenStreetMap's tiles: the dashboard's maps where nothing else is configured. */
+export const DEFAULT_DASHBOARD_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 export interface DashboardAsset {
   bytes: number;
@@ -21,6 +25,8 @@ export interface DashboardManifest {
   built_at: string;
   /** The page's script, stylesheet, the chunks the script imports at once, and its icon, by name under assets/. */
   entry: { script: string; stylesheet: string; preload: string[]; icon: string };
+  /** The finder preview page's own script (GET /app/preview), by its name under assets/. */
+  preview?: { script: string };
   /** Every asset by its name under assets/ (hashed names: served as immutable). */
   assets: Record<string, DashboardAsset>;
 }
@@ -29,7 +35,8 @@ export interface DashboardManifest {
 export const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/;
 
 /**
- * The page, naming the build's files under `base` (the app's path), and the API's URL. With a
+ * The page, naming the build's files under `base` (the app's path), the API's URL and the map
+ * tile template. With a
  * nonce, a `csp-nonce` meta gives it to React Aria, which adds one small <style> of its own
  * (touch behaviour of pressable elements) under the page's nonce-only style policy.
  */
@@ -37,6 +44,7 @@ export function dashboardPage(
   manifest: DashboardManifest,
   base: string,
   apiUrl: string,
+  tileUrl: string,
   nonce?: string,
 ): string {
   const asset = (name: string) => `${base}/${ASSETS_FOLDER}/${name}`;
@@ -47,7 +55,8 @@ export function dashboardPage(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="${API_URL_META}" content="${escapeHtml(apiUrl)}">${nonce ? `\n<meta property="csp-nonce" nonce="${escapeHtml(nonce)}">` : ''}
+<meta name="${API_URL_META}" content="${escapeHtml(apiUrl)}">
+<meta name="${TILE_URL_META}" content="${escapeHtml(tileUrl)}">${nonce ? `\n<meta property="csp-nonce" nonce="${escapeHtml(nonce)}">` : ''}
 <title>Store locator</title>
 <link rel="icon" href="${asset(manifest.entry.icon)}" type="image/svg+xml">
 <link rel="stylesheet" href="${asset(manifest.entry.stylesheet)}">

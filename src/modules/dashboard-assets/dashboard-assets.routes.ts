@@ -2,8 +2,9 @@
 // router reads the path, so a deep link such as /app/locations?q=berlin survives a reload),
 // and GET /app/assets/{name} the build's files, cached for good (their names change with their
 // content). The page has a strict Content-Security-Policy: scripts and styles from this origin
-// only, no inline script, nothing fetched from any other host (fonts are the system's, icons
-// are in the bundle), and it is never framed.
+// only, no inline script, nothing fetched from any other host but the map tiles' one origin
+// (DASHBOARD_TILE_URL; fonts are the system's, icons are in the bundle), it frames only this
+// origin (the finder preview, dashboard-preview.routes.ts) and it is never framed.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,7 +13,8 @@ import { sendEncoded } from '../../lib/content-coding.ts';
 import { createNotFoundError } from '../../lib/errors.ts';
 import { binaryBodySchema } from '../../lib/schemas.ts';
 import { createDashboardBundle } from './dashboard-assets.bundle.ts';
-import { dashboardDistDir } from './dashboard-assets.manifest.ts';
+import { ASSETS_FOLDER, dashboardDistDir } from './dashboard-assets.manifest.ts';
+import { PREVIEW_PATH, previewCsp, previewPageHtml } from './dashboard-preview.page.ts';
 
 export const DASHBOARD_PATH = '/app';
 
@@ -21,6 +23,8 @@ export interface DashboardRoutesOptions {
   dir?: string;
   /** Where stored files are served from (CDN_URL): location images are shown from there. */
   cdnUrl: string;
+  /** The dashboard's map tiles (DASHBOARD_TILE_URL): the one other origin the page loads images from. */
+  tileUrl: string;
 }
 
 /** A year, the most caches keep anything; `immutable` spares even a reload's revalidation. */
@@ -28,21 +32,37 @@ const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** The page carries a nonce of its own response: never stored, so never reused. */
 const PAGE_CACHE_CONTROL = 'no-store';
 
-/** The page's policy; `nonce` admits the one <style> React Aria adds (the page's meta names it). */
-export function dashboardCsp(cdnUrl: string, nonce: string): string {
+/**
+ * The page's policy; `nonce` admits the one <style> React Aria adds (the page's meta names it).
+ * Map tiles come from the tile template's origin only; the finder preview is a page of this
+ * origin in a frame.
+ */
+export function dashboardCsp(cdnUrl: string, tileUrl: string, nonce: string): string {
   const cdnOrigin = new URL(cdnUrl).origin;
+  // The template's braces are no part of its origin: {s} subdomains are not supported here.
+  const tileOrigin = new URL(tileUrl).origin;
   return [
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self' 'nonce-${nonce}'`,
-    `img-src 'self' data: blob: ${cdnOrigin}`,
+    `img-src ${[...new Set(["'self'", 'data:', 'blob:', cdnOrigin, tileOrigin])].join(' ')}`,
     "font-src 'self'",
     "connect-src 'self'",
     "manifest-src 'self'",
+    "frame-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** `scheme://host[:port]` and nothing else: the page's policy names it as it is. */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
 }
 
 const notBuilt = () => createNotFoundError('The dashboard is not built yet: run `npm run build`.');
@@ -58,7 +78,7 @@ const pageSchema = {
 };
 
 export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, options) => {
-  const bundle = createDashboardBundle(options.dir ?? dashboardDistDir, DASHBOARD_PATH);
+  const bundle = createDashboardBundle(options.dir ?? dashboardDistDir, DASHBOARD_PATH, options.tileUrl);
 
   const sendPage = async (_request: FastifyRequest, reply: FastifyReply) => {
     const nonce = randomBytes(16).toString('base64');
@@ -66,7 +86,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     if (page === undefined) throw notBuilt();
     return reply
       .header('cache-control', PAGE_CACHE_CONTROL)
-      .header('content-security-policy', dashboardCsp(options.cdnUrl, nonce))
+      .header('content-security-policy', dashboardCsp(options.cdnUrl, options.tileUrl, nonce))
       .header('cross-origin-resource-policy', 'same-origin')
       .type('text/html; charset=utf-8')
       .send(page);
@@ -77,6 +97,43 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     `${DASHBOARD_PATH}/*`,
     { schema: { ...pageSchema, summary: 'The dashboard at one of its pages (a deep link)' } },
     sendPage,
+  );
+
+  app.get(
+    PREVIEW_PATH,
+    {
+      // The policy is the answer's own (its frame-ancestors names the parent); X-Frame-Options
+      // cannot name another origin, and frame-ancestors supersedes it.
+      helmet: { contentSecurityPolicy: false, frameguard: false },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'The finder preview: widget.js drawing what the dashboard sends it',
+        description:
+          "A page the dashboard's finder editor frames. It holds no data and no token: the parent sends the finder's current payload and unsaved settings by postMessage (docs/api.md, Dashboard).",
+        querystring: z.object({
+          parent: z
+            .url({ protocol: /^https?$/ })
+            .refine(isOrigin, 'must be an origin (scheme://host:port)')
+            .optional()
+            .describe('The origin of the dashboard framing the page, when not this one'),
+        }),
+        response: {
+          200: {
+            description: 'The preview page (HTML)',
+            content: { 'text/html': { schema: binaryBodySchema } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const script = await bundle.previewScript();
+      if (script === undefined) throw notBuilt();
+      return reply
+        .header('cache-control', PAGE_CACHE_CONTROL)
+        .header('content-security-policy', previewCsp(request.query.parent))
+        .type('text/html; charset=utf-8')
+        .send(previewPageHtml({ script: `${DASHBOARD_PATH}/${ASSETS_FOLDER}/${script}` }));
+    },
   );
 
   app.get(

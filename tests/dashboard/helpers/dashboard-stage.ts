@@ -1,22 +1,25 @@
 // The dashboard as its browser tests meet it: the real service (on a database of the test
 // file's own) listening on 127.0.0.1 and serving the build at /app, a second origin serving the
 // same build as a static site whose page names the service as its API (the dashboard as a
-// separate client), and Chromium. Every page records what should never happen: a console
+// separate client), a map tile server both pages' maps draw from (DASHBOARD_TILE_URL), and
+// Chromium. Every page records what should never happen: a console
 // error, a Content-Security-Policy violation, an uncaught exception, a request off this machine.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../../scripts/build-dashboard.ts';
+import { ensureWidgetBuilt } from '../../../scripts/build-widget.ts';
 import { freePort } from '../../../src/db/embedded.ts';
 import {
   API_URL_META,
   dashboardDistDir,
+  TILE_URL_META,
 } from '../../../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
 import { bearer } from '../../factories/users.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import { launchChromium, openPage } from '../../widget/helpers/browser.ts';
-import { listen, stop } from '../../widget/helpers/static-servers.ts';
+import { listen, startTileServer, stop, type TileServer } from '../../widget/helpers/static-servers.ts';
 
 export interface DashboardPage {
   page: Page;
@@ -36,6 +39,8 @@ export interface DashboardStage {
   ctx: TestContext;
   /** The same build served by another origin, its API the service: http://localhost:<port>. */
   elsewhere: string;
+  /** The tile server of the dashboard's maps (and of any finder's tile_url a test sets). */
+  tiles: TileServer;
   open(path: string, options?: BrowserContextOptions, origin?: string): Promise<DashboardPage>;
   /** `path` opened already signed in with `token`, as a browser that signed in before has it. */
   openSignedIn(token: string, path: string, options?: BrowserContextOptions): Promise<DashboardPage>;
@@ -55,11 +60,13 @@ const CONTENT_TYPES: Record<string, string> = {
  * A static host of the build: files under /app/assets, and for every other /app path the
  * build's index.html naming `apiUrl` as the API (what a build with DASHBOARD_API_URL writes).
  */
-async function startStaticHost(buildDir: string, apiUrl: string) {
-  const page = (await readFile(path.join(buildDir, 'index.html'), 'utf8')).replace(
-    `<meta name="${API_URL_META}" content="">`,
-    `<meta name="${API_URL_META}" content="${apiUrl}">`,
-  );
+async function startStaticHost(buildDir: string, apiUrl: string, tileUrl: string) {
+  const page = (await readFile(path.join(buildDir, 'index.html'), 'utf8'))
+    .replace(`<meta name="${API_URL_META}" content="">`, `<meta name="${API_URL_META}" content="${apiUrl}">`)
+    .replace(
+      new RegExp(`<meta name="${TILE_URL_META}" content="[^"]*">`),
+      `<meta name="${TILE_URL_META}" content="${tileUrl}">`,
+    );
   if (!page.includes(apiUrl)) throw new Error("the build's index.html has no empty API URL to fill in");
   const server = createServer(async (request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://host').pathname;
@@ -85,12 +92,16 @@ async function startStaticHost(buildDir: string, apiUrl: string) {
 export async function startDashboardStage(
   options: { env?: Record<string, string> } = {},
 ): Promise<DashboardStage> {
-  await ensureDashboardBuilt();
+  // The service serves both builds; a fresh checkout has neither until something builds them.
+  await Promise.all([ensureDashboardBuilt(), ensureWidgetBuilt()]);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const ctx = await createTestContext({ env: { ...options.env, APP_URL: origin } });
+  const tiles = await startTileServer();
+  const ctx = await createTestContext({
+    env: { ...options.env, APP_URL: origin, DASHBOARD_TILE_URL: tiles.urlTemplate },
+  });
   await ctx.app.listen({ port, host: '127.0.0.1' });
-  const host = await startStaticHost(dashboardDistDir, origin);
+  const host = await startStaticHost(dashboardDistDir, origin, tiles.urlTemplate);
   const browser: Browser = await launchChromium();
 
   async function open(pathname: string, options: BrowserContextOptions = {}, at = origin, token?: string) {
@@ -126,6 +137,7 @@ export async function startDashboardStage(
     origin,
     ctx,
     elsewhere: host.origin,
+    tiles,
     open: (pathname, options, at) => open(pathname, options, at),
     openSignedIn: (token, pathname, options) => open(pathname, options, origin, token),
     async api<T>(token: string, method: ApiMethod, url: string, body?: unknown): Promise<T> {
@@ -141,6 +153,7 @@ export async function startDashboardStage(
     async close() {
       await browser.close();
       await host.close();
+      await tiles.close();
       await ctx.close();
     },
   };

@@ -1,15 +1,17 @@
 // One location, new or existing: every field, its tags (type-ahead, new ones created on save),
 // its categories (sets), the workspace's custom fields by their type, its image, and delete
-// with confirmation. The service's 422 messages appear beside their fields.
+// with confirmation. The service's 422 messages appear beside their fields. The position is
+// typed or placed on a map (a click places the pin, dragging moves it; the fields follow).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Checkbox } from 'react-aria-components/Checkbox';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
 import { Label } from 'react-aria-components/Label';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { t } from '../../i18n/i18n.ts';
+import { PinMap, typedPosition } from '../../map/map.tsx';
 import { ConfirmButton } from '../../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../../ui/error-notice.tsx';
 import { Field, Form, SubmitButton } from '../../ui/form.tsx';
@@ -125,17 +127,32 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
           onSubmit={() => save.mutate()}
         >
           {OWN_FIELDS.map((field) => (
-            <Field
-              key={field.key}
-              name={field.key}
-              label={t(field.label)}
-              description={field.hint && t(field.hint)}
-              type={field.type ?? 'text'}
-              inputMode={field.type === 'number' ? 'decimal' : undefined}
-              isRequired={field.required}
-              value={own[field.key]}
-              onChange={(value) => setOwn((previous) => ({ ...previous, [field.key]: value }))}
-            />
+            <Fragment key={field.key}>
+              <Field
+                name={field.key}
+                label={t(field.label)}
+                description={field.hint && t(field.hint)}
+                type={field.type ?? 'text'}
+                inputMode={field.type === 'number' ? 'decimal' : undefined}
+                isRequired={field.required}
+                value={own[field.key]}
+                onChange={(value) => setOwn((previous) => ({ ...previous, [field.key]: value }))}
+              />
+              {field.key === 'lng' && (
+                <PinMap
+                  label={t('mapui.pin_label')}
+                  hint={t('mapui.pin_hint')}
+                  pin={typedPosition(own.lat, own.lng)}
+                  onPin={(position) =>
+                    setOwn((previous) => ({
+                      ...previous,
+                      lat: String(position.lat),
+                      lng: String(position.lng),
+                    }))
+                  }
+                />
+              )}
+            </Fragment>
           ))}
           <TagPicker
             names={tagNames}

@@ -1,6 +1,6 @@
-// /ext/finders/details/{key}: the widget payload (GET, PUBLIC, cached, compressed, ETag) and its
-// publishing to object storage (POST .../sync, GET .../info, DELETE; members of the finder's
-// workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
+// /ext/finders/details/{key}: the widget payload (GET, PUBLIC, cached, compressed, ETag), the
+// same for the dashboard's preview (GET .../preview) and its publishing to object storage
+// (POST .../sync, GET .../info, DELETE; members of the finder's workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendEncoded } from '../../../lib/content-coding.ts';
@@ -74,6 +74,33 @@ export const finderPublishRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => service.publish(memberScope.actor(request), request.params.key),
+  );
+
+  app.get(
+    '/:key/preview',
+    {
+      schema: {
+        tags,
+        operationId: 'getFinderPreviewPayload',
+        summary: "The finder's current widget payload, for the dashboard's preview",
+        description:
+          "The payload `GET /ext/finders/details/{key}` serves (the current data, never the last publish), for members of the finder's workspace whatever websites the finder lists; the dashboard's finder preview draws it (docs/api.md, Dashboard). Sent br or gzip by Accept-Encoding, with a strong ETag.",
+        security: bearerSecurity,
+        params: finderKeyParamsSchema,
+        response: {
+          200: {
+            description: 'The payload (JSON; Content-Encoding by Accept-Encoding)',
+            content: { 'application/json': { schema: finderWidgetPayloadSchema } },
+          },
+          304: z.null().describe('Not modified: If-None-Match holds the current ETag'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const payload = await service.current(memberScope.actor(request), request.params.key);
+      reply.type('application/json; charset=utf-8');
+      return sendEncoded(request, reply, payload, { tag: payload.hash });
+    },
   );
 
   app.get(

@@ -101,6 +101,17 @@ export function createFinderPayloadService({
       });
     },
 
+    /**
+     * The payload `details` serves, for a member of the finder's workspace and whatever
+     * websites the finder lists: the dashboard's preview shows the current data from there.
+     */
+    async current(actor: Actor, token: string): Promise<CachedPayload> {
+      await accessibleFinder(actor, token);
+      const payload = await cache.get(token);
+      if (!payload) throw createFinderNotFoundError();
+      return payload;
+    },
+
     /** The last publish; both null when the finder was never published (or was unpublished). */
     async info(actor: Actor, token: string): Promise<{ hash: string | null; last_synced_at: string | null }> {
       const finder = await accessibleFinder(actor, token);
