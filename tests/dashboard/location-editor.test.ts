@@ -47,6 +47,7 @@ afterAll(async () => {
 interface LocationJson {
   id: number;
   title: string;
+  city: string | null;
   lat: number | null;
   tags: { name: string }[];
   sets: { name: string }[];
@@ -97,6 +98,13 @@ describe('the location editor', () => {
     expect(saved.tags.map((tag) => tag.name)).toEqual(['Espresso', 'Oat milk']);
     expect(saved.sets.map((set) => set.name)).toEqual(['Flagship stores']);
     expect(saved.custom_fields).toEqual({ seats: 24, wifi: true, payment: ['Card'] });
+
+    // Saved again: the form stays, says so, and shows what was stored.
+    await page.getByLabel('City').fill('  Potsdam ');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await api<LocationJson>('GET', `/locations/${id}`)).city).toBe('Potsdam');
+    expect(await page.getByLabel('City').inputValue()).toBe('Potsdam');
     expect(opened.problems).toEqual([]);
     await opened.close();
   }, 60_000);

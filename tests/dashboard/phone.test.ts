@@ -4,9 +4,11 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCOUNT_TABS } from '../../src/dashboard/account/settings/tabs.ts';
+import { ADMIN_TABS } from '../../src/dashboard/admin/tabs.ts';
 import { FINDER_TABS } from '../../src/dashboard/finders/tabs.ts';
 import { ORGANIZE_TABS } from '../../src/dashboard/organize/tabs.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
+import { type FakePaddle, startFakePaddle } from '../fakes/paddle.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean } from './helpers/page-steps.ts';
 
@@ -16,13 +18,16 @@ const PHONE: BrowserContextOptions = {
   hasTouch: true,
 };
 
+let paddle: FakePaddle;
 let stage: DashboardStage;
 let token: string;
 let screens: { name: string; path: string; heading: string }[];
 
 beforeAll(async () => {
-  stage = await startDashboardStage();
-  token = await tokenFor(stage.ctx.deps, await createUser(stage.ctx.deps));
+  paddle = await startFakePaddle();
+  stage = await startDashboardStage({ env: paddle.env });
+  // An admin, so the admin area is among the screens too.
+  token = await tokenFor(stage.ctx.deps, await createUser(stage.ctx.deps, { role: 'admin' }));
   const [workspace] = await stage.api<{ id: number }[]>(token, 'GET', '/workspaces');
   const workspaceId = workspace?.id as number;
   const location = await stage.api<{ id: number }>(token, 'POST', '/locations', {
@@ -41,6 +46,8 @@ beforeAll(async () => {
   });
   await stage.api(token, 'PUT', `/finders/${finder.id}`, {
     locations: [{ location_id: location.id, sort_order: 0 }],
+    // The design tab's preview draws the finder's own tiles: this machine's.
+    settings: [{ key: 'tile_url', value: stage.tiles.urlTemplate }],
   });
   const inWorkspace = `workspace=${workspaceId}`;
   screens = [
@@ -59,7 +66,11 @@ beforeAll(async () => {
       path: `/app/finders/${finder.id}?tab=${tab}`,
       heading: 'Shops of the north',
     })),
+    { name: 'ai-imports', path: `/app/ai-imports?${inWorkspace}`, heading: 'AI import' },
+    { name: 'ai-import-new', path: `/app/ai-imports/new?${inWorkspace}`, heading: 'New AI import' },
     { name: 'processes', path: `/app/processes?${inWorkspace}`, heading: 'Activity' },
+    { name: 'billing', path: `/app/billing?${inWorkspace}`, heading: 'Billing' },
+    ...ADMIN_TABS.map((tab) => ({ name: `admin-${tab}`, path: `/app/admin?tab=${tab}`, heading: 'Admin' })),
     { name: 'workspaces', path: `/app/workspaces?${inWorkspace}`, heading: 'Workspaces' },
     ...ACCOUNT_TABS.map((tab) => ({
       name: `account-${tab}`,
@@ -71,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stage?.close();
+  await paddle?.close();
 });
 
 /** Waits until nothing on the page says it is still loading (the screen's data is drawn). */

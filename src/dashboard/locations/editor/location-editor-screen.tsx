@@ -47,7 +47,7 @@ export function LocationEditorScreen() {
   if (workspaceId === undefined || (!isNew && !location.data)) return <ScreenState title={title} />;
   return (
     <LocationEditor
-      key={location.data?.updated_at ?? 'new'}
+      key={location.data?.id ?? 'new'}
       location={location.data}
       workspaceId={workspaceId}
     />
@@ -86,6 +86,11 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
     },
     onSuccess(saved) {
       queryClient.setQueryData(['location', saved.id], saved);
+      // The form shows what was stored (trimmed, normalised), and stays mounted so "Saved." shows.
+      setOwn(ownValues(saved));
+      setTagNames(saved.tags.map((tag) => tag.name));
+      setSetIds(saved.sets.map((set) => String(set.id)));
+      setCustom({ ...saved.custom_fields });
       void queryClient.invalidateQueries({ queryKey: ['locations'] });
       void queryClient.invalidateQueries({ queryKey: ['tags', workspaceId] });
       if (!location) {
