@@ -46,11 +46,7 @@ export function LocationEditorScreen() {
     : location.data?.workspace_id;
   if (workspaceId === undefined || (!isNew && !location.data)) return <ScreenState title={title} />;
   return (
-    <LocationEditor
-      key={location.data?.id ?? 'new'}
-      location={location.data}
-      workspaceId={workspaceId}
-    />
+    <LocationEditor key={location.data?.id ?? 'new'} location={location.data} workspaceId={workspaceId} />
   );
 }
 
