@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { OSM_TILE_URL, tileTemplateProblem } from '../src/config/tile-template.ts';
 import { writeAtomic } from '../src/lib/atomic-write.ts';
 import { compressBody } from '../src/lib/content-coding.ts';
 import { projectRoot } from '../src/lib/project-root.ts';
@@ -15,7 +16,6 @@ import {
   ASSETS_FOLDER,
   DASHBOARD_MANIFEST_FILE,
   type DashboardManifest,
-  DEFAULT_DASHBOARD_TILE_URL,
   dashboardDistDir,
   dashboardPage,
 } from '../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
@@ -55,6 +55,14 @@ const ENTRY = path.join(SOURCES, 'main.tsx');
 /** The finder preview page's script (GET /app/preview): an entry of its own, no React. */
 const PREVIEW_ENTRY = path.join(SOURCES, 'preview', 'preview-frame.ts');
 const ICON = path.join(SOURCES, 'favicon.svg');
+
+/** DASHBOARD_TILE_URL as a build hosted elsewhere writes it into its page, checked as the service checks it. */
+function buildTileUrl(): string {
+  const template = process.env.DASHBOARD_TILE_URL?.trim() || OSM_TILE_URL;
+  const problem = tileTemplateProblem(template);
+  if (problem) throw new Error(`DASHBOARD_TILE_URL ${problem}`);
+  return template;
+}
 
 export async function buildDashboard(outDir = dashboardDistDir): Promise<DashboardManifest> {
   await generateApiTypes();
@@ -105,8 +113,13 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
     };
   }
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
-    if (meta.entryPoint !== undefined && path.resolve(meta.entryPoint) === PREVIEW_ENTRY)
+    if (meta.entryPoint !== undefined && path.resolve(meta.entryPoint) === PREVIEW_ENTRY) {
+      // The preview page loads it as a classic script (it must patch fetch before widget.js
+      // runs), where an import statement is a syntax error: it may share no chunk.
+      if (meta.imports.length > 0 || meta.exports.length > 0)
+        throw new Error('the preview script imports or exports a chunk; it must stand alone');
       manifest.preview = { script: path.basename(output) };
+    }
     // The entry's script; screens loaded on demand are entry points of their own chunks.
     if (meta.entryPoint === undefined || path.resolve(meta.entryPoint) !== ENTRY) continue;
     manifest.entry.script = path.basename(output);
@@ -123,7 +136,7 @@ export async function buildDashboard(outDir = dashboardDistDir): Promise<Dashboa
       manifest,
       process.env.DASHBOARD_BASE_PATH ?? '/app',
       process.env.DASHBOARD_API_URL ?? '',
-      process.env.DASHBOARD_TILE_URL ?? DEFAULT_DASHBOARD_TILE_URL,
+      buildTileUrl(),
     ),
   );
   // The manifest last: the service re-reads the build when it changes.

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.geocoder.kind).toBe('none');
     expect(config.providerBaseUrls).toEqual({});
+    expect(config.dashboardTileUrl).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
   });
 
   it.each([
@@ -48,6 +49,10 @@ describe('loadConfig', () => {
     [{ STORAGE_DRIVER: 's3' }, 'S3_BUCKET'],
     [{ S3_TIMEOUT_MS: 'soon' }, 'S3_TIMEOUT_MS'],
     [{ S3_TIMEOUT_MS: '50' }, 'S3_TIMEOUT_MS'],
+    [{ DASHBOARD_TILE_URL: 'tiles please' }, 'DASHBOARD_TILE_URL'],
+    [{ DASHBOARD_TILE_URL: 'ftp://tiles.example/{z}/{x}/{y}.png' }, 'DASHBOARD_TILE_URL'],
+    [{ DASHBOARD_TILE_URL: 'https://{s}.tiles.example/{z}/{x}/{y}.png' }, 'DASHBOARD_TILE_URL'],
+    [{ DASHBOARD_TILE_URL: 'https://tiles.example/{z}/{x}.png' }, 'DASHBOARD_TILE_URL'],
   ])('refuses %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.some((problem) => problem.startsWith(`${variable}:`))).toBe(true);

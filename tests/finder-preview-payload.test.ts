@@ -127,6 +127,10 @@ describe('the finder preview page', () => {
     ['a path', 'http://localhost:4321/app'],
     ['another scheme', 'javascript://x'],
     ['a policy injected', "http://a.example; script-src 'unsafe-inline'"],
+    // Hosts the URL parser keeps but a policy reads as a wildcard, a directive or a second policy.
+    ['a wildcard host', 'https://*'],
+    ['a directive in the host', 'http://a;sandbox'],
+    ['a second policy in the host', 'http://x,y.com'],
   ])('refuses a parent that is %s (422)', async (_, parent) => {
     const res = await ctx.app.inject({
       method: 'GET',

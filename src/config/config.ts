@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadOrCreateDevSecrets } from './dev-secrets.ts';
+import { OSM_TILE_URL, tileTemplateProblem } from './tile-template.ts';
 
 const optionalString = z
   .string()
@@ -59,14 +60,11 @@ export const envSchema = z.object({
   DASHBOARD_TILE_URL: z
     .string()
     .trim()
-    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
-    .pipe(
-      z
-        .url({ message: 'must be a URL', protocol: /^https?$/ })
-        .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), {
-          message: 'must hold {z}, {x} and {y}',
-        }),
-    ),
+    .default(OSM_TILE_URL)
+    .superRefine((template, context) => {
+      const problem = tileTemplateProblem(template);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: optionalUrl,

@@ -245,3 +245,10 @@ declare module '@tanstack/react-router' {
     router: typeof router;
   }
 }
+
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** The location editor just created this location: it says "Saved." as after any save. */
+    createdLocation?: boolean;
+  }
+}

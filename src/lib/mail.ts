@@ -53,4 +53,4 @@ export function createMailer({ smtpUrl, from, mailDir, logger }: MailerOptions):
 }
 
 /** Escapes text for the simple HTML part of a mail. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export { escapeHtml } from './html.ts';

@@ -91,6 +91,8 @@ describe('the location editor', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Corner Coffee' }).waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/app\/locations\/\d+$/);
+    // The new address's editor says so too.
+    await page.getByRole('status').getByText('Saved.').waitFor();
 
     const id = Number(new URL(page.url()).pathname.split('/').at(-1));
     const saved = await api<LocationJson>('GET', `/locations/${id}`);
@@ -102,9 +104,9 @@ describe('the location editor', () => {
     // Saved again: the form stays, says so, and shows what was stored.
     await page.getByLabel('City').fill('  Potsdam ');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved.').waitFor();
-    expect((await api<LocationJson>('GET', `/locations/${id}`)).city).toBe('Potsdam');
-    expect(await page.getByLabel('City').inputValue()).toBe('Potsdam');
+    await expect.poll(async () => (await api<LocationJson>('GET', `/locations/${id}`)).city).toBe('Potsdam');
+    await expect.poll(() => page.getByLabel('City').inputValue()).toBe('Potsdam');
+    expect(await page.getByRole('status').getByText('Saved.').count()).toBe(1);
     expect(opened.problems).toEqual([]);
     await opened.close();
   }, 60_000);

@@ -52,7 +52,11 @@ export function AiLogsPanel() {
               {log.usage_metadata ? formatNumber(log.usage_metadata.total_token_count) : t('admin.none')}
             </td>
             <td>
-              {t(`admin.ai.status.${log.status}` as MessageKey)}
+              {t(`ai_import.batch_status.${log.status}` as MessageKey)}
+              {/* A draft's own state is its drafting process's: running, failed, waiting for review. */}
+              {log.status === 'draft' && log.process_status && (
+                <> · {t(`processes.status.${log.process_status}` as MessageKey)}</>
+              )}
               {log.error_message && (
                 <>
                   <br />

@@ -3,7 +3,7 @@
 // typed; what it refuses (a date it cannot read, `to` before `from`) shows beside its field.
 import { useState } from 'react';
 import { api, withTotal } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import { isValidationError } from '../api/errors.ts';
 import type { components, operations } from '../api/schema.gen.ts';
 import { formatDateTime, t } from '../i18n/i18n.ts';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
@@ -16,8 +16,6 @@ type AuditQuery = NonNullable<operations['listAdminAuditLogs']['parameters']['qu
 const FILTERS = ['user_id', 'from', 'to', 'status'] as const;
 const METHODS = ['', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number] | 'method', string>>;
-
-const is422 = (error: unknown) => error instanceof ApiError && error.status === 422;
 
 export function AuditPanel() {
   const [filters, setFilters] = useState<Filters>({});
@@ -33,7 +31,7 @@ export function AuditPanel() {
       <h2>{t('admin.audit.title')}</h2>
       <Form
         label={t('admin.audit.filter')}
-        error={is422(list.query.error) ? list.query.error : null}
+        error={isValidationError(list.query.error) ? list.query.error : null}
         onSubmit={(values) => {
           const chosen: Filters = {};
           for (const name of FILTERS) {
@@ -67,7 +65,7 @@ export function AuditPanel() {
         label={t('admin.audit.title')}
         list={list}
         empty={t('admin.audit.what')}
-        hideError={is422}
+        hideError={isValidationError}
         head={
           <tr>
             <th scope="col">{t('admin.audit.col.when')}</th>

@@ -3,7 +3,7 @@
 // the page back to the first whenever the filters change. Each list is a real table inside a
 // region that scrolls sideways on a narrow screen, with its loading, empty and error states.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
@@ -46,11 +46,21 @@ interface PagedTableProps<T> {
 
 export function PagedTable<T>({ label, list, empty, head, row, hideError }: PagedTableProps<T>) {
   const { query, moveTo } = list;
+  // Past the end (the last page's last row deleted): back to the last page that has rows.
+  const pastEnd =
+    query.data && !query.isPlaceholderData && query.data.rows.length === 0 && query.data.offset > 0
+      ? Math.max(0, Math.floor((query.data.total - 1) / PAGE_SIZE) * PAGE_SIZE)
+      : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: moveTo is new each render; the offset decides
+  useEffect(() => {
+    if (pastEnd !== undefined) moveTo(pastEnd);
+  }, [pastEnd]);
   if (query.error && !hideError?.(query.error))
     return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
   if (!query.data) return query.error ? null : <p role="status">{t('app.loading')}</p>;
   const { rows, total, offset } = query.data;
   if (total === 0) return <p className="empty">{t('admin.empty', { what: empty })}</p>;
+
   const first = Math.min(offset + 1, total);
   const last = Math.min(offset + rows.length, total);
   return (

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { ME_KEY, type User } from '../account/use-me.ts';
 import { api, unwrap, withTotal } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import { isValidationError } from '../api/errors.ts';
 import type { components, operations } from '../api/schema.gen.ts';
 import { statusLabel, tierLabel } from '../billing/plan-labels.ts';
 import { formatDateTime, t } from '../i18n/i18n.ts';
@@ -25,8 +25,6 @@ const ROLES = ['user', 'admin'] as const;
 const TIERS = ['none', 'free', 'bronze', 'premium', 'custom'] as const;
 const STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'none'] as const;
 
-const is422 = (error: unknown) => error instanceof ApiError && error.status === 422;
-
 export function UsersPanel() {
   const [q, setQ] = useState('');
   const list = usePagedList(USERS_KEY, { q }, async (page, filters) =>
@@ -41,7 +39,7 @@ export function UsersPanel() {
       <h2>{t('admin.users.title')}</h2>
       <Form
         label={t('admin.users.search')}
-        error={is422(list.query.error) ? list.query.error : null}
+        error={isValidationError(list.query.error) ? list.query.error : null}
         onSubmit={(values) => setQ(String(values.get('q') ?? '').trim())}
       >
         <Field name="q" label={t('admin.users.q')} description={t('admin.users.q_hint')} type="search" />
@@ -55,7 +53,7 @@ export function UsersPanel() {
         label={t('admin.users.title')}
         list={list}
         empty={t('admin.users.what')}
-        hideError={is422}
+        hideError={isValidationError}
         head={
           <tr>
             <th scope="col">{t('admin.users.col.name')}</th>
@@ -86,12 +84,14 @@ function UserRow({ user }: { user: AdminUser }) {
         <div className="actions tight">
           <ModalButton
             trigger={t('admin.users.edit')}
+            triggerLabel={`${t('admin.users.edit')}: ${user.name}`}
             title={t('admin.users.edit_title', { name: user.name })}
           >
             {(close) => <EditUserForm user={user} onDone={close} />}
           </ModalButton>
           <ModalButton
             trigger={t('admin.users.delete')}
+            triggerLabel={`${t('admin.users.delete')}: ${user.name}`}
             title={t('admin.users.delete_title', { name: user.name })}
             danger
           >

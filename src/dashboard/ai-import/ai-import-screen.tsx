@@ -37,7 +37,8 @@ export function AiImportScreen() {
   if (batch.error)
     return <ScreenState title={title} error={batch.error} onRetry={() => void batch.refetch()} />;
   if (!batch.data) return <ScreenState title={title} />;
-  return <BatchPage batch={batch.data} fetching={batch.isFetching} />;
+  // Keyed by the batch: another batch's page starts afresh (its progress, its mutations).
+  return <BatchPage key={batch.data.id} batch={batch.data} fetching={batch.isFetching} />;
 }
 
 function BatchPage({ batch, fetching }: { batch: BatchWithItems; fetching: boolean }) {

@@ -36,7 +36,14 @@ export function ReviewTable({ batch }: { batch: BatchWithItems }) {
   const editingIndex = editing === null ? -1 : items.findIndex((item) => item.id === editing);
   const reviewable = batch.status === 'draft';
   return (
-    <section ref={scroller} className="table-scroller ai-review" aria-label={t('ai_import.items')}>
+    // Focusable: an imported batch's rows hold no control, and the keyboard must still scroll it.
+    <section
+      ref={scroller}
+      className="table-scroller ai-review"
+      aria-label={t('ai_import.items')}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+    >
       <table
         className="data-table ai-review-table"
         aria-rowcount={items.length + 1 + (editingIndex >= 0 ? 1 : 0)}

@@ -34,13 +34,18 @@ interface StreamedEvent {
   message: string | null;
 }
 
+/** `ms`, or less when `signal` aborts; its listener goes with it, so polling piles none up. */
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const stop = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
   });
 
 export function useProcessProgress(
@@ -58,6 +63,9 @@ export function useProcessProgress(
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new round follows the process again after a retry
   useEffect(() => {
     if (processId === null) return;
+    // A new process or round starts from nothing: the last one's state (failed, say) is not its.
+    setProgress(undefined);
+    setError(undefined);
     const controller = new AbortController();
     const { signal } = controller;
     let current: ProcessProgress = { status: 'pending', progress: null, step: null, message: null };

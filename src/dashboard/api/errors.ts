@@ -54,6 +54,10 @@ export function apiErrorOf(response: Response, body: unknown): ApiError {
 }
 
 /** Worth a retry without changing anything: the service or the network was briefly unavailable. */
+/** A 422: its errors belong beside their fields. */
+export const isValidationError = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 422;
+
 export const isTransient = (error: unknown) =>
   error instanceof NetworkError ||
   (error instanceof ApiError && (error.status === 503 || error.status === 502));

@@ -9,7 +9,7 @@ import type { User } from '../account/use-me.ts';
 import { ME_KEY, useMe } from '../account/use-me.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { components } from '../api/schema.gen.ts';
-import { formatDateTime, locale, t } from '../i18n/i18n.ts';
+import { formatDate, formatDateTime, locale, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { statusLabel, tierLabel } from './plan-labels.ts';
@@ -21,9 +21,6 @@ const INVOICES_KEY = ['billing', 'invoices'] as const;
 
 /** Paddle statuses of a subscription that has not ended: a second checkout would bill twice. */
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'paused']);
-
-const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
-const formatDate = (iso: string) => dates.format(new Date(iso));
 
 /** An amount in the currency's smallest unit (cents), in the currency's own decimals. */
 function formatMoney(amount: number, currency: string): string {

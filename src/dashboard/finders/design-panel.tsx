@@ -103,6 +103,8 @@ function DefaultViewFields(props: {
   onZoom: (value: string) => void;
 }) {
   const [seen, setSeen] = useState<View | null>(null);
+  // Said once the view is taken, since three fields change at once out of the user's sight.
+  const [used, setUsed] = useState<View | null>(null);
   const parts = centerParts(props.center);
   const typedCenter = typedPosition(parts.lat, parts.lng);
   const typedZoom = Number(props.zoom);
@@ -129,10 +131,14 @@ function DefaultViewFields(props: {
           if (!seen) return;
           props.onCenter(`${seen.center.lat},${seen.center.lng}`);
           props.onZoom(String(seen.zoom));
+          setUsed(seen);
         }}
       >
         {t('mapui.use_view')}
       </Button>
+      <p role="status" className="muted">
+        {used && t('mapui.view_used', { lat: used.center.lat, lng: used.center.lng, zoom: used.zoom })}
+      </p>
       <Field
         name="default_center.lat"
         label={t('mapui.default_center_lat')}

@@ -21,3 +21,5 @@ const numbers = new Intl.NumberFormat(locale);
 export const formatNumber = (value: number) => numbers.format(value);
 const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDateTime = (iso: string) => dates.format(new Date(iso));
+const days = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+export const formatDate = (iso: string) => days.format(new Date(iso));

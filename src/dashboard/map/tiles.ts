@@ -1,13 +1,21 @@
 // Where the dashboard's maps take their tiles: the template the page names in
 // <meta name="lf-tile-url"> (the service writes DASHBOARD_TILE_URL, the one tile origin its page
 // policy admits; a build hosted elsewhere writes it at build time), OpenStreetMap's by default.
+import { OSM_TILE_URL } from '../../widget/settings.ts';
 import type { LatLng } from '../../widget/types.ts';
 
-const OSM_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const named = document.querySelector<HTMLMetaElement>('meta[name="lf-tile-url"]')?.content.trim() ?? '';
 
-const meta = document.querySelector<HTMLMetaElement>('meta[name="lf-tile-url"]');
+/** The service and the build check the template they write; a hand-edited page's is not trusted. */
+function isUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol.startsWith('http');
+  } catch {
+    return false;
+  }
+}
 
-export const tileUrl = meta?.content.trim() || OSM_TILE_URL;
+export const tileUrl = isUrl(named) ? named : OSM_TILE_URL;
 
 /** OpenStreetMap's tiles need its credit; another provider's is the operator's to configure. */
 export const tileAttribution =

@@ -8,6 +8,8 @@ import { Modal, ModalOverlay } from 'react-aria-components/Modal';
 
 interface ModalButtonProps {
   trigger: string;
+  /** What the trigger does, named in full where its text alone repeats on every row ("Edit: Ada"). */
+  triggerLabel?: string;
   title: string;
   children: (close: () => void) => ReactNode;
   isDisabled?: boolean;
@@ -15,10 +17,21 @@ interface ModalButtonProps {
   danger?: boolean;
 }
 
-export function ModalButton({ trigger, title, children, isDisabled, danger }: ModalButtonProps) {
+export function ModalButton({
+  trigger,
+  triggerLabel,
+  title,
+  children,
+  isDisabled,
+  danger,
+}: ModalButtonProps) {
   return (
     <DialogTrigger>
-      <Button className={danger ? 'button danger' : 'button'} isDisabled={isDisabled}>
+      <Button
+        className={danger ? 'button danger' : 'button'}
+        isDisabled={isDisabled}
+        aria-label={triggerLabel}
+      >
         {trigger}
       </Button>
       <ModalOverlay className="modal-overlay" isDismissable>

@@ -2,6 +2,7 @@
 // (index.html, naming the entry script and stylesheet by their hashed names) and the assets,
 // each with its precompressed forms.
 import path from 'node:path';
+import { escapeHtml } from '../../lib/html.ts';
 import { projectRoot } from '../../lib/project-root.ts';
 
 export const dashboardDistDir = path.join(projectRoot, 'dist', 'dashboard');
@@ -12,8 +13,6 @@ export const ASSETS_FOLDER = 'assets';
 export const API_URL_META = 'lf-api-url';
 /** The map tile template of the dashboard's maps (DASHBOARD_TILE_URL), which the page's CSP admits. */
 export const TILE_URL_META = 'lf-tile-url';
-/** OpenStreetMap's tiles: the dashboard's maps where nothing else is configured. */
-export const DEFAULT_DASHBOARD_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 export interface DashboardAsset {
   bytes: number;
@@ -48,8 +47,6 @@ export function dashboardPage(
   nonce?: string,
 ): string {
   const asset = (name: string) => `${base}/${ASSETS_FOLDER}/${name}`;
-  const escapeHtml = (value: string) =>
-    value.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] as string);
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -4,7 +4,7 @@
 // content). The page has a strict Content-Security-Policy: scripts and styles from this origin
 // only, no inline script, nothing fetched from any other host but the map tiles' one origin
 // (DASHBOARD_TILE_URL; fonts are the system's, icons are in the bundle), it frames only this
-// origin (the finder preview, dashboard-preview.routes.ts) and it is never framed.
+// origin (the finder preview, GET /app/preview: dashboard-preview.page.ts) and it is never framed.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -56,10 +56,18 @@ export function dashboardCsp(cdnUrl: string, tileUrl: string, nonce: string): st
   ].join('; ');
 }
 
-/** `scheme://host[:port]` and nothing else: the page's policy names it as it is. */
+/**
+ * `http(s)://host[:port]` and nothing else: the page's policy names it as it is, so a host the
+ * URL parser lets through but a policy reads otherwise (`*`, `;`, `,`) is refused.
+ */
 function isOrigin(value: string): boolean {
   try {
-    return new URL(value).origin === value;
+    const url = new URL(value);
+    return (
+      url.origin === value &&
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      /^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)
+    );
   } catch {
     return false;
   }

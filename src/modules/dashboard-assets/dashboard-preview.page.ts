@@ -5,10 +5,10 @@
 // widget's requests with it, so the widget draws exactly what the editor holds. Pure: HTML and
 // the policy from a few strings.
 
+import { escapeHtml } from '../../lib/html.ts';
+
 /** The page's path, and the base of the requests the page answers in the browser. */
 export const PREVIEW_PATH = '/app/preview';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The page's policy. Scripts from this origin only (the preview script, widget.js and its map

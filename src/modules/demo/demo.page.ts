@@ -2,10 +2,10 @@
 // as the README tells a business to (one script tag, one element), served by the service so a
 // newcomer sees a working locator right after `npm run demo`. Pure: HTML from two strings.
 
+import { escapeHtml } from '../../lib/html.ts';
+
 /** Finder tokens are base64url (32 random bytes); anything else never reaches the page. */
 export const FINDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function demoPageHtml(options: { appUrl: string; token: string; finderName: string }): string {
   const name = escapeHtml(options.finderName);

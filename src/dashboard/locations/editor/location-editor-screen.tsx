@@ -3,7 +3,7 @@
 // with confirmation. The service's 422 messages appear beside their fields. The position is
 // typed or placed on a map (a click places the pin, dragging moves it; the fields follow).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useLocation, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { Checkbox } from 'react-aria-components/Checkbox';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
@@ -53,6 +53,8 @@ export function LocationEditorScreen() {
 function LocationEditor({ location, workspaceId }: { location: Location | undefined; workspaceId: number }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // Created a moment ago by this editor (a new one is mounted for the new address).
+  const justCreated = useLocation({ select: (place) => place.state.createdLocation === true });
   const tags = useTags(workspaceId);
   const sets = useSets(workspaceId);
   const customFields = useCustomFields(workspaceId);
@@ -95,6 +97,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
           params: { locationId: String(saved.id) },
           search: {},
           replace: true,
+          state: { createdLocation: true },
         });
       }
     },
@@ -185,7 +188,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
             </fieldset>
           )}
           <SubmitButton pending={save.isPending}>{t('app.save')}</SubmitButton>
-          {save.isSuccess && !save.isPending && (
+          {(save.isSuccess || justCreated) && !save.isPending && !save.isError && (
             <p role="status" className="notice">
               {t('location.saved')}
             </p>

@@ -1,6 +1,7 @@
 // /ext/finders/details/{key}: the widget payload (GET, PUBLIC, cached, compressed, ETag), the
 // same for the dashboard's preview (GET .../preview) and its publishing to object storage
-// (POST .../sync, GET .../info, DELETE; members of the finder's workspace). CORS comes from the app (any origin; the finder's authorized_urls decide).
+// (POST .../sync, GET .../info, DELETE; members of the finder's workspace). CORS comes from the
+// app (any origin; the finder's authorized_urls decide).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendEncoded } from '../../../lib/content-coding.ts';
