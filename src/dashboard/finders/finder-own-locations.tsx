@@ -234,6 +234,9 @@ function AddLocation({
         className="field"
         inputValue={typed}
         onInputChange={setTyped}
+        // The text typed stays when the suggestions close (a scroll closes them), so the search
+        // goes on where it was.
+        allowsCustomValue
         items={options}
         isDisabled={full}
         onSelectionChange={(key) => {
