@@ -1,11 +1,13 @@
 // The finder editor's Locations tab in Chromium against the real service: a category (set)
 // ticked is saved as the backing map's sets and its locations reach the preview payload; one
 // location added by search and one removed (the finder's own list as the service then holds
-// it); all removed after a confirmation; a category deleted meanwhile refused in a sentence; a
-// finder without a map says so; another user's finder not found; the tab from another origin at
-// 390 px. axe scans each state; no page logs an error, breaks its CSP or reaches off this machine.
+// it); all removed after a confirmation; a category or location deleted meanwhile refused in a
+// sentence; a finder without a map says so; another user's finder not found; the tab from another
+// origin at 390 px; 10,000 own locations paged, with no search to add more. axe scans each state; no page logs an error, breaks its CSP or reaches off this machine.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finderLocationsTable } from '../../src/modules/finders/finders.table.ts';
+import { locationsTable } from '../../src/modules/locations/locations.table.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
@@ -188,9 +190,14 @@ describe('the finder Locations tab', () => {
   );
 
   it(
-    'says in a sentence that a category deleted meanwhile was refused, and saves nothing',
+    'says in a sentence that a category or a location deleted meanwhile was refused, and saves nothing',
     async () => {
-      const finder = await newFinder('Refused');
+      const stall = await api<{ id: number }>('POST', '/locations', {
+        workspace_id: workspaceId,
+        title: 'Pop-up Stall',
+      });
+      locations['Pop-up Stall'] = stall.id;
+      const finder = await newFinder('Refused', ['Harbour Books', 'Pop-up Stall']);
       const mapId = finder.maps[0] as number;
       const doomed = await api<{ id: number }>('POST', '/sets', {
         name: 'Closing soon',
@@ -214,6 +221,27 @@ describe('the finder Locations tab', () => {
       ).toContain('These sets do not exist');
       expect(await mapSetIds(mapId)).toEqual([]);
       await expectAccessible(page, 'finder-sources-refused');
+
+      // The page still lists the deleted location: removing another sends it back, refused.
+      await page.getByRole('list', { name: 'Locations of its own' }).getByText('Pop-up Stall').waitFor();
+      await api('DELETE', `/locations/${stall.id}`);
+      await page.getByRole('button', { name: 'Remove Harbour Books' }).click();
+      await page
+        .getByRole('alert')
+        .filter({
+          hasText: `These locations do not exist or are not in the finder's workspace: ${stall.id}.`,
+        })
+        .waitFor();
+      expect(await ownTitles(finder.id)).toEqual(['Harbour Books']);
+      // The list is read again: the deleted one goes, the refusal stays.
+      await page.getByText('This finder lists 1 locations of its own.').waitFor();
+      expect(
+        await page.getByRole('list', { name: 'Locations of its own' }).locator('li').allTextContents(),
+      ).toEqual(['Harbour Books · HamburgRemove']);
+      expect(await page.getByRole('alert').filter({ hasText: 'These locations do not exist' }).count()).toBe(
+        1,
+      );
+      await expectAccessible(page, 'finder-sources-refused-location');
       expectClean(opened);
       await opened.close();
     },
@@ -261,6 +289,52 @@ describe('the finder Locations tab', () => {
       expect(await ownTitles(finder.id)).toEqual(['Harbour Books', 'Bean Bar']);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await expectAccessible(page, 'finder-sources-phone');
+      expectClean(opened);
+      await opened.close();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  // Last: its 10,000 locations would crowd the searches above.
+  it(
+    'pages through 10,000 own locations and offers no search to add more',
+    async () => {
+      const finder = await newFinder('Full');
+      const { db } = stage.ctx.deps;
+      for (let chunk = 0; chunk < 10; chunk++) {
+        const rows = await db
+          .insert(locationsTable)
+          .values(
+            Array.from({ length: 1000 }, (_, i) => ({
+              workspaceId,
+              title: `Filler ${chunk * 1000 + i + 1}`,
+            })),
+          )
+          .returning({ id: locationsTable.id });
+        await db
+          .insert(finderLocationsTable)
+          .values(
+            rows.map((row, i) => ({ finderId: finder.id, locationId: row.id, sortOrder: chunk * 1000 + i })),
+          );
+      }
+      const opened = await stage.openSignedIn(token, `/app/finders/${finder.id}?tab=locations`);
+      const { page } = opened;
+      await page.getByText('This finder lists 10,000 locations of its own.').waitFor();
+      const own = page.getByRole('list', { name: 'Locations of its own' });
+      await own.getByText('Filler 25', { exact: true }).waitFor();
+      expect(await own.locator('li').count()).toBe(25);
+      await page.getByText('1–25 of 10,000').waitFor();
+      const search = page.getByRole('combobox', { name: 'Add a location' });
+      expect(await search.isDisabled()).toBe(true);
+      await page
+        .getByText('A finder lists at most 10,000 locations of its own: remove one to add another.')
+        .waitFor();
+      await page.getByText(/^The workspace has 10,0\d\d locations; a finder lists at most 10,000/).waitFor();
+      expect(await page.getByRole('button', { name: /^Show all/ }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await own.getByText('Filler 26', { exact: true }).waitFor();
+      await page.getByText('26–50 of 10,000').waitFor();
+      await expectAccessible(page, 'finder-sources-full');
       expectClean(opened);
       await opened.close();
     },

@@ -23,7 +23,7 @@ import {
   useLocationSearch,
   useLocationsById,
 } from './use-finder-sources.ts';
-import { type Finder, useUpdateFinder } from './use-finders.ts';
+import { type Finder, finderKeys, useUpdateFinder } from './use-finders.ts';
 
 /** Locations shown a page at a time: each is read by itself. */
 const PAGE = 25;
@@ -62,7 +62,11 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
     });
   const run = (locations: Entry[], message: string) => {
     setDone('');
-    save(locations, message).catch(() => undefined);
+    // A refused list was stale (a location deleted meanwhile, say): the service's is shown again
+    // beside the refusal.
+    save(locations, message).catch(() =>
+      queryClient.invalidateQueries({ queryKey: finderKeys.one(finder.id) }),
+    );
   };
 
   const total = useQuery({
