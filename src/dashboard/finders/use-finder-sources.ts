@@ -14,7 +14,6 @@ export type FinderLocation = components['schemas']['Location'];
 export const sourceKeys = {
   map: (mapId: number) => ['maps', 'one', mapId] as const,
   shown: (finderId: number) => ['locations', 'finder', finderId, 'total'] as const,
-  one: (id: number) => ['locations', 'one', id] as const,
   search: (workspaceId: number, q: string) => ['locations', workspaceId, 'search', q] as const,
 };
 
