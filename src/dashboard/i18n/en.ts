@@ -338,7 +338,6 @@ export const en = {
   'finder_locations.add_all': 'Show all {count} locations of the workspace',
   'finder_locations.too_many':
     'The workspace has {count} locations; a finder lists at most {max} of its own.',
-  'finder_locations.done': 'The finder now lists {count} locations.',
 
   'finder_sources.shown': 'The finder shows {count} locations in all, each once.',
   'finder_sources.categories': 'Categories',
