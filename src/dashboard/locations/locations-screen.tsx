@@ -43,8 +43,8 @@ export function LocationsScreen() {
 function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
   const navigate = useNavigate({ from: '/locations' });
   const [typed, setTyped] = useState(filter.q);
-  // The first page: the count, and the rows the table starts with (the table asks for the rest).
-  const pages = useLocationPages(filter, 0, 0);
+  const [range, setRange] = useState({ first: 0, last: 0 });
+  const pages = useLocationPages(filter, range.first, range.last);
   // A new search or order starts with nothing selected.
   const selection = useLocationSelection(`${filter.q}\u0000${filter.sort ?? ''}`);
 
@@ -103,10 +103,12 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
         <>
           <BulkActions filter={filter} selection={selection} total={pages.total} />
           <LocationsTable
-            filter={filter}
             selection={selection}
             total={pages.total}
+            row={pages.row}
+            sort={filter.sort}
             onSort={(sort) => void navigate({ search: (previous) => ({ ...previous, sort }), replace: true })}
+            onRangeChange={setRange}
           />
         </>
       ) : null}

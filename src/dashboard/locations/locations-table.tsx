@@ -1,17 +1,15 @@
 // The table itself: TanStack Virtual renders only the rows in view (plus a few), between two
 // spacer rows, so 100,000 rows are a few dozen <tr>s; the table says how many rows it has
 // (aria-rowcount) and each row where it is (aria-rowindex), so screen readers count right.
-// Headers of sortable columns are buttons; aria-sort says the order. The rows in view, and the
-// pages fetched for them, are the table's own state: scrolling renders the table alone, never
-// the screen around it.
+// Headers of sortable columns are buttons; aria-sort says the order.
 
 import { useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Checkbox } from 'react-aria-components/Checkbox';
 import type { MessageKey } from '../i18n/en.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
-import { type LocationFilter, type LocationSort, useLocationPages } from './location-pages.ts';
+import type { Location, LocationSort } from './location-pages.ts';
 import { COLUMN_KEYS, LocationRow, ROW_HEIGHT } from './location-row.tsx';
 import type { LocationSelection } from './location-selection.ts';
 
@@ -27,10 +25,12 @@ const HEADERS: Record<(typeof COLUMN_KEYS)[number], { label: MessageKey; sortabl
 };
 
 interface Props {
-  filter: LocationFilter;
   selection: LocationSelection;
   total: number;
+  row: (index: number) => Location | undefined;
+  sort: LocationSort | undefined;
   onSort: (sort: LocationSort | undefined) => void;
+  onRangeChange: (range: { first: number; last: number }) => void;
 }
 
 function ariaSort(column: SortableColumn, sort: LocationSort | undefined) {
@@ -46,8 +46,7 @@ function nextSort(column: SortableColumn, sort: LocationSort | undefined): Locat
   return column;
 }
 
-export function LocationsTable({ filter, selection, total, onSort }: Props) {
-  const sort = filter.sort;
+export function LocationsTable({ selection, total, row, sort, onSort, onRangeChange }: Props) {
   const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -58,7 +57,7 @@ export function LocationsTable({ filter, selection, total, onSort }: Props) {
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
-  const { row } = useLocationPages(filter, first, last);
+  useEffect(() => onRangeChange({ first, last }), [first, last, onRangeChange]);
 
   const navigate = useNavigate();
   const open = useCallback(
@@ -73,7 +72,43 @@ export function LocationsTable({ filter, selection, total, onSort }: Props) {
     // The sort buttons inside make the scrolling region reachable by keyboard.
     <section ref={scroller} className="table-scroller" aria-label={t('locations.title')}>
       <table className="data-table" aria-rowcount={total + 1}>
-        <TableHead selection={selection} total={total} sort={sort} onSort={onSort} />
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col" className="select-cell">
+              <Checkbox
+                className="checkbox"
+                aria-label={t('bulk.select_all', { count: formatNumber(total) })}
+                isSelected={selection.selection.kind === 'all'}
+                isIndeterminate={selection.selection.kind === 'ids' && selection.selection.ids.size > 0}
+                onChange={(selected) => (selected ? selection.selectAll() : selection.clear())}
+              >
+                <span className="checkbox-box" aria-hidden="true" />
+              </Checkbox>
+            </th>
+            {COLUMN_KEYS.map((key) => {
+              const { label, sortable } = HEADERS[key];
+              const order = sortable ? ariaSort(sortable, sort) : undefined;
+              return (
+                <th key={key} scope="col" aria-sort={order}>
+                  {sortable ? (
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={() => onSort(nextSort(sortable, sort))}
+                    >
+                      {t(label)}
+                      <span aria-hidden="true" className="sort-mark">
+                        {order === 'ascending' ? ' ▲' : order === 'descending' ? ' ▼' : ''}
+                      </span>
+                    </button>
+                  ) : (
+                    t(label)
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
         <tbody>
           {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row holds nothing, focusable or not */}
           {before > 0 && <tr aria-hidden="true" style={{ height: before }} />}
@@ -104,51 +139,3 @@ export function LocationsTable({ filter, selection, total, onSort }: Props) {
     </section>
   );
 }
-
-/** The header row; memoised, so scrolling (which renders the table) leaves it alone. */
-const TableHead = memo(function TableHead({
-  selection,
-  total,
-  sort,
-  onSort,
-}: Pick<Props, 'selection' | 'total' | 'onSort'> & { sort: LocationSort | undefined }) {
-  return (
-    <thead>
-      <tr aria-rowindex={1}>
-        <th scope="col" className="select-cell">
-          <Checkbox
-            className="checkbox"
-            aria-label={t('bulk.select_all', { count: formatNumber(total) })}
-            isSelected={selection.selection.kind === 'all'}
-            isIndeterminate={selection.selection.kind === 'ids' && selection.selection.ids.size > 0}
-            onChange={(selected) => (selected ? selection.selectAll() : selection.clear())}
-          >
-            <span className="checkbox-box" aria-hidden="true" />
-          </Checkbox>
-        </th>
-        {COLUMN_KEYS.map((key) => {
-          const { label, sortable } = HEADERS[key];
-          const order = sortable ? ariaSort(sortable, sort) : undefined;
-          return (
-            <th key={key} scope="col" aria-sort={order}>
-              {sortable ? (
-                <button
-                  type="button"
-                  className="sort-button"
-                  onClick={() => onSort(nextSort(sortable, sort))}
-                >
-                  {t(label)}
-                  <span aria-hidden="true" className="sort-mark">
-                    {order === 'ascending' ? ' ▲' : order === 'descending' ? ' ▼' : ''}
-                  </span>
-                </button>
-              ) : (
-                t(label)
-              )}
-            </th>
-          );
-        })}
-      </tr>
-    </thead>
-  );
-});
