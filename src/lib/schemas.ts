@@ -34,6 +34,39 @@ export const queryIdSchema = (label: string) =>
     })
     .pipe(z.int().min(1).max(MAX_ID));
 
+/**
+ * Ids in a query string, each read as queryIdSchema reads one: the parameter repeated
+ * (`ids=1&ids=2`, OpenAPI's default form style, which generated clients send) or one value
+ * separated by commas (`ids=1,2`, handier to type). At most `max`; one given twice counts once.
+ */
+export const queryIdListSchema = (field: string, max: number) =>
+  z
+    .transform((value: unknown, ctx) => {
+      const parts = (Array.isArray(value) ? value : [value]).flatMap((part: unknown) =>
+        typeof part === 'string' ? part.split(',') : [part],
+      );
+      if (parts.length > max) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `The ${field} may not have more than ${max} items.`,
+          input: value,
+        });
+        return z.NEVER;
+      }
+      if (
+        !parts.every((part) => typeof part === 'string' && CANONICAL_ID.test(part) && Number(part) <= MAX_ID)
+      ) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `The ${field} must be positive integers separated by commas.`,
+          input: value,
+        });
+        return z.NEVER;
+      }
+      return [...new Set(parts.map(Number))];
+    })
+    .pipe(z.array(z.int().min(1).max(MAX_ID)).min(1).max(max));
+
 /** A PostgreSQL integer id from a path or query string. */
 export const idSchema = queryIdSchema('id');
 

@@ -331,8 +331,16 @@ describe('the finder Locations tab', () => {
         .waitFor();
       await page.getByText(/^The workspace has 10,0\d\d locations; a finder lists at most 10,000/).waitFor();
       expect(await page.getByRole('button', { name: /^Show all/ }).count()).toBe(0);
+      // The next page's 25 names come in one list request by id, not 25 reads of one location.
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/locations')) reads.push(`${url.pathname}${url.search}`);
+      });
       await page.getByRole('button', { name: 'Next page' }).click();
       await own.getByText('Filler 26', { exact: true }).waitFor();
+      expect(reads.filter((read) => read.startsWith('/api/locations/'))).toEqual([]);
+      expect(reads.filter((read) => read.includes('ids='))).toHaveLength(1);
       await page.getByText('26–50 of 10,000').waitFor();
       await expectAccessible(page, 'finder-sources-full');
       expectClean(opened);

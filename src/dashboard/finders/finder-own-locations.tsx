@@ -25,7 +25,7 @@ import {
 } from './use-finder-sources.ts';
 import { type Finder, finderKeys, useUpdateFinder } from './use-finders.ts';
 
-/** Locations shown a page at a time: each is read by itself. */
+/** Locations shown a page at a time (read in one request, at most MAX_LISTED_IDS of GET /locations). */
 const PAGE = 25;
 /** The largest page GET /locations gives. */
 const LIST_PAGE = 1000;
@@ -171,9 +171,7 @@ function OwnList({
   if (entries.length === 0) return <p className="empty">{t('finder_sources.own_none')}</p>;
   if (details.error) return <ErrorNotice error={details.error} onRetry={() => void details.refetch()} />;
   if (!details.data) return <p role="status">{t('app.loading')}</p>;
-  const byId = new Map(
-    details.data.filter((row): row is FinderLocation => row !== null).map((row) => [row.id, row]),
-  );
+  const byId = new Map(details.data.map((row) => [row.id, row]));
   return (
     <>
       <ul className="named-list" aria-label={t('finder_sources.own')}>

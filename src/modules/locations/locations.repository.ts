@@ -77,15 +77,18 @@ export interface LocationFilter {
   workspaceId?: number;
   /** Only these locations: a statement of `location_id` rows, such as those a finder shows. */
   among?: SQL;
+  /** Only locations with these ids. */
+  ids?: number[];
   /** Only locations with this text in a searched field (list/locations.list-search.ts). */
   q?: string;
 }
 
 /** The locations a list with this filter holds (and a bulk change's filter selects). */
-export function filterCondition({ actor, workspaceId, among, q }: LocationFilter): SQL | undefined {
+export function filterCondition({ actor, workspaceId, among, ids, q }: LocationFilter): SQL | undefined {
   return and(
     listedWorkspace(l.workspaceId, actor, workspaceId),
     among === undefined ? undefined : sql`${l.id} in (select location_id from (${among}) among)`,
+    ids === undefined ? undefined : inArray(l.id, ids),
     searchCondition(l.searchedText, q),
   );
 }

@@ -2,7 +2,13 @@
 
 import { z } from 'zod';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
-import { binaryBodySchema, bodyIdSchema, CONTROL_CHARACTER, queryIdSchema } from '../../lib/schemas.ts';
+import {
+  binaryBodySchema,
+  bodyIdSchema,
+  CONTROL_CHARACTER,
+  queryIdListSchema,
+  queryIdSchema,
+} from '../../lib/schemas.ts';
 import {
   LIST_RELATIONS,
   LOCATION_FIELDS,
@@ -101,9 +107,13 @@ export const searchSchema = z
   .max(MAX_SEARCH_LENGTH, `The q may not be greater than ${MAX_SEARCH_LENGTH} characters.`)
   .refine((q) => !CONTROL_CHARACTER.test(q), 'The q may not contain control characters.');
 
+/** The most ids one list asks for: a page's worth of a client's own list, in a URL of a few hundred bytes. */
+export const MAX_LISTED_IDS = 100;
+
 export const listLocationsQuerySchema = paginationQuerySchema.extend({
   workspace_id: queryIdSchema('workspace id').optional(),
   finder_id: queryIdSchema('finder id').optional(),
+  ids: queryIdListSchema('ids', MAX_LISTED_IDS).optional(),
   q: searchSchema.optional(),
   sort: z
     .enum(LOCATION_SORTS, { error: `The sort must be one of: ${LOCATION_SORTS.join(', ')}.` })

@@ -18,10 +18,11 @@ import type { LocationRow, NewLocation } from './locations.table.ts';
 
 type Columns = Partial<NewLocation>;
 
-/** Which locations a list holds: of a workspace, shown by a finder, holding a text (all optional). */
+/** Which locations a list holds: of a workspace, shown by a finder, among some ids, holding a text (all optional). */
 export interface LocationListFilterQuery {
   workspace_id?: number;
   finder_id?: number;
+  ids?: number[];
   q?: string;
 }
 
@@ -111,7 +112,7 @@ export function createLocationsService({
    * and the finder.
    */
   async function listFilter(actor: Actor, query: LocationListFilterQuery): Promise<LocationFilter> {
-    const filter: LocationFilter = { actor, q: query.q };
+    const filter: LocationFilter = { actor, q: query.q, ids: query.ids };
     if (query.workspace_id !== undefined) {
       await assertWorkspaceAccess(db, actor, query.workspace_id);
       filter.workspaceId = query.workspace_id;
