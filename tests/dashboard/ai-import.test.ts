@@ -377,7 +377,7 @@ it(
 );
 
 it(
-  'draws only the review rows in view for a long draft, and scrolls to the last',
+  'draws only the review rows in view for a long draft, scrolls to the last, and keeps an edit scrolled out of view',
   async () => {
     const many = Array.from({ length: 300 }, (_, index) =>
       wire({
@@ -400,11 +400,23 @@ it(
     const drawn = await table.locator('tbody tr[aria-rowindex]').count();
     expect(drawn).toBeGreaterThan(3);
     expect(drawn).toBeLessThan(60);
-    await page.getByRole('region', { name: 'Drafted locations' }).evaluate((scroller) => {
-      scroller.scrollTop = scroller.scrollHeight;
+    await reviewButton(itemRow(page, 'Shop 1').first(), 'Edit').click();
+    const editor = page.getByRole('form', { name: 'Edit Shop 1' });
+    await editor.getByLabel('City').fill('Potsdam');
+    const scroller = page.getByRole('region', { name: 'Drafted locations' });
+    await scroller.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
     });
     await itemRow(page, 'Shop 300').waitFor();
     expect(await table.locator('tbody tr[aria-rowindex]').count()).toBeLessThan(60);
+    // The open editor is still drawn, out of view, and holds what was typed, unsaved.
+    expect(await editor.getByLabel('City').inputValue()).toBe('Potsdam');
+    await scroller.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await editor.getByLabel('City').waitFor();
+    expect(await editor.getByLabel('City').inputValue()).toBe('Potsdam');
+    await expectAccessible(page, 'ai-import-review-long-editing');
     expectClean(opened);
     await opened.close();
   },

@@ -2,11 +2,12 @@
 // and warnings, and its review (edit in place, approve, reject). A batch holds up to 500 items,
 // so TanStack Virtual draws only the items in view; each item is its own <tbody> (its row and,
 // while edited, the editor's row), measured as drawn, so an open editor takes the room it needs.
+// The item being edited stays drawn while scrolled out of view, so its unsaved edits are kept.
 // The table says how many rows it has (aria-rowcount) and each row where it is (aria-rowindex).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { type Ref, useRef, useState } from 'react';
+import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
+import { Fragment, type Ref, useCallback, useRef, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
@@ -23,17 +24,34 @@ export function ReviewTable({ batch }: { batch: BatchWithItems }) {
   const scroller = useRef<HTMLElement>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const items = batch.items;
+  const editingIndex = editing === null ? -1 : items.findIndex((item) => item.id === editing);
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      return editingIndex < 0 || indexes.includes(editingIndex)
+        ? indexes
+        : [...indexes, editingIndex].sort((a, b) => a - b);
+    },
+    [editingIndex],
+  );
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_ESTIMATE,
     getItemKey: (index) => items[index]?.id ?? index,
     overscan: 6,
+    rangeExtractor,
   });
   const shown = virtualizer.getVirtualItems();
-  const before = shown[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (shown.at(-1)?.end ?? 0);
-  const editingIndex = editing === null ? -1 : items.findIndex((item) => item.id === editing);
+  // Each gap between drawn items (before the first, around an editor kept out of view, after the
+  // last) is a spacer row of its height, so the scroll height is the whole list's.
+  let drawnTo = 0;
+  const spacer = (height: number) =>
+    height > 0 && (
+      <tbody aria-hidden="true">
+        <tr style={{ height }} />
+      </tbody>
+    );
   const reviewable = batch.status === 'draft';
   return (
     // Focusable: an imported batch's rows hold no control, and the keyboard must still scroll it.
@@ -57,33 +75,28 @@ export function ReviewTable({ batch }: { batch: BatchWithItems }) {
             <th scope="col">{t('ai_import.col.review')}</th>
           </tr>
         </thead>
-        {before > 0 && (
-          <tbody aria-hidden="true">
-            <tr style={{ height: before }} />
-          </tbody>
-        )}
         {shown.map((row) => {
           const item = items[row.index];
           if (!item) return null;
+          const gap = row.start - drawnTo;
+          drawnTo = row.end;
           return (
-            <ItemRows
-              key={row.key}
-              ref={virtualizer.measureElement}
-              index={row.index}
-              rowIndex={row.index + 2 + (editingIndex >= 0 && row.index > editingIndex ? 1 : 0)}
-              item={item}
-              batchId={batch.id}
-              reviewable={reviewable}
-              editing={editing === item.id}
-              onEdit={(open) => setEditing(open ? item.id : null)}
-            />
+            <Fragment key={row.key}>
+              {spacer(gap)}
+              <ItemRows
+                ref={virtualizer.measureElement}
+                index={row.index}
+                rowIndex={row.index + 2 + (editingIndex >= 0 && row.index > editingIndex ? 1 : 0)}
+                item={item}
+                batchId={batch.id}
+                reviewable={reviewable}
+                editing={editing === item.id}
+                onEdit={(open) => setEditing(open ? item.id : null)}
+              />
+            </Fragment>
           );
         })}
-        {after > 0 && (
-          <tbody aria-hidden="true">
-            <tr style={{ height: after }} />
-          </tbody>
-        )}
+        {spacer(virtualizer.getTotalSize() - drawnTo)}
       </table>
     </section>
   );
