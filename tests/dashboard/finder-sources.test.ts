@@ -11,7 +11,7 @@ import { locationsTable } from '../../src/modules/locations/locations.table.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectClean, signIn } from './helpers/page-steps.ts';
+import { expectAccessible, expectClean, expectSuggestionsAccessible, signIn } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let user: UserRow;
@@ -65,23 +65,30 @@ const shown = (page: Page, count: number) =>
 
 /**
  * Types into the add search and picks the one suggestion by keyboard (a click could scroll the
- * page, which closes the suggestions).
+ * page, which closes the suggestions). With `scanAs`, the open suggestions are scanned by axe
+ * and kept as a screenshot under that name first.
  */
-async function pick(page: Page, text: string, option: RegExp) {
+async function pick(page: Page, text: string, option: RegExp, scanAs?: string) {
   const search = page.getByRole('combobox', { name: 'Add a location' });
   await search.scrollIntoViewIfNeeded();
   await search.fill(text);
   // Only the one match is offered once the answer to this text is in. Suggestions a scroll or
   // resize closed (the full-page screenshot does) are opened again as a user does: Down arrow.
-  await expect
-    .poll(
-      async () => {
-        if ((await search.getAttribute('aria-expanded')) !== 'true') await search.press('ArrowDown');
-        return (await page.getByRole('option').allTextContents()).map((text) => option.test(text));
-      },
-      { timeout: 15_000 },
-    )
-    .toEqual([true]);
+  const offered = () =>
+    expect
+      .poll(
+        async () => {
+          if ((await search.getAttribute('aria-expanded')) !== 'true') await search.press('ArrowDown');
+          return (await page.getByRole('option').allTextContents()).map((text) => option.test(text));
+        },
+        { timeout: 15_000 },
+      )
+      .toEqual([true]);
+  await offered();
+  if (scanAs) {
+    await expectSuggestionsAccessible(page, scanAs);
+    await offered();
+  }
   await search.press('ArrowDown');
   await search.press('Enter');
 }
@@ -152,7 +159,7 @@ describe('the finder Locations tab', () => {
       // One more by search: only the workspace's locations not yet listed are offered.
       // (Not scanned while the suggestions are open: React Aria hides the rest of the page from
       // assistive technology then, which axe reads as a page without its heading.)
-      await pick(page, 'kios', /Station Kiosk/);
+      await pick(page, 'kios', /Station Kiosk/, 'finder-sources-suggestions');
       await page.getByRole('status').filter({ hasText: 'Added Station Kiosk.' }).waitFor();
       expect(await ownTitles(finder.id)).toEqual(['Harbour Books', 'Rye Bakery', 'Station Kiosk']);
       await own.getByText('Station Kiosk').waitFor();

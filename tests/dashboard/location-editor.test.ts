@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { solidPng } from '../fakes/png.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible } from './helpers/page-steps.ts';
+import { expectAccessible, expectSuggestionsAccessible } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -71,6 +71,11 @@ describe('the location editor', () => {
     await page.getByLabel('Longitude').fill('13.405');
     // A tag picked from the suggestions, and a new one typed.
     const tagInput = page.getByRole('combobox', { name: 'Add a tag' });
+    await tagInput.pressSequentially('esp');
+    await page.getByRole('option', { name: 'Espresso' }).waitFor();
+    await expectSuggestionsAccessible(page, 'location-tag-suggestions');
+    // The full-page screenshot closes the suggestions (a resize does): typed again, as a user would.
+    await tagInput.fill('');
     await tagInput.pressSequentially('esp');
     await page.getByRole('option', { name: 'Espresso' }).click();
     await tagInput.pressSequentially('Oat milk');
