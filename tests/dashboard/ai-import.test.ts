@@ -13,6 +13,7 @@ import { ANSWER_FIELDS, MAX_DRAFTED_LOCATIONS } from '../../src/dashboard/ai-imp
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { registerJobs } from '../../src/job-handlers.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
+import { wireLocation } from '../factories/ai-answers.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { firstWorkspaceId } from '../factories/workspaces.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../fakes/openai.ts';
@@ -50,25 +51,8 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** A location as the model sends it in the strict schema (custom_fields as name/value pairs). */
-const wire = (fields: Record<string, unknown>) => ({
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: [],
-  ...fields,
-});
-
 const DRAFT = [
-  wire({
+  wireLocation({
     name: 'Corner Books Berlin',
     address: 'Karl-Marx-Allee 100',
     city: 'Berlin',
@@ -79,7 +63,7 @@ const DRAFT = [
     lat: 52.5186,
     lng: 13.4283,
   }),
-  wire({
+  wireLocation({
     name: 'Corner Books London',
     address: '10 Downing Street',
     city: 'London',
@@ -89,7 +73,7 @@ const DRAFT = [
     lat: 51.5034,
     lng: -0.1276,
   }),
-  wire({
+  wireLocation({
     address: '5 Nowhere Lane',
     city: 'Atlantis',
     zip: '12345',
@@ -97,7 +81,7 @@ const DRAFT = [
     lat: 52.1,
     lng: 13.1,
   }),
-  wire({
+  wireLocation({
     name: 'Corner Books Closed',
     address: '1 Old Road',
     city: 'Springfield',
@@ -380,7 +364,7 @@ it(
   'draws only the review rows in view for a long draft, and scrolls to the last',
   async () => {
     const many = Array.from({ length: 300 }, (_, index) =>
-      wire({
+      wireLocation({
         name: `Shop ${index + 1}`,
         address: `${index + 1} Long Street`,
         city: 'Berlin',
