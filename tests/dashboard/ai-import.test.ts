@@ -46,6 +46,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  // A test that failed while the model was held would leave the worker's job waiting.
+  fake?.release();
   await worker?.close();
   await stage?.close();
   await fake?.close();
@@ -143,7 +145,7 @@ it('keeps the dashboard’s answers and their limits equal to the service’s', 
 it(
   'starts an import from the answers, follows the drafting live, reviews, edits and imports the items',
   async () => {
-    fake.setBehaviour({ kind: 'slow', delayMs: 8000, answer: { kind: 'locations', locations: DRAFT } });
+    fake.setBehaviour({ kind: 'held', answer: { kind: 'locations', locations: DRAFT } });
     const opened = await stage.openSignedIn(ownerToken, `/app/ai-imports?workspace=${workspaceId}`);
     const { page } = opened;
     const streams: string[] = [];
@@ -176,7 +178,7 @@ it(
     await page.getByLabel('How many locations, roughly').fill(answers.approximate_location_count);
     await page.getByRole('button', { name: 'Draft the locations' }).click();
 
-    // Drafting, live: the model is slow, so the page shows the step the stream sent.
+    // Drafting, live: the model answers only once released, so the page shows the step the stream sent.
     await page.waitForURL(/\/app\/ai-imports\/\d+$/);
     const batchId = Number(new URL(page.url()).pathname.split('/').at(-1));
     await page.getByRole('heading', { name: 'Drafting' }).waitFor();
@@ -186,6 +188,7 @@ it(
     ).toBe('10');
     await expectAccessible(page, 'ai-import-drafting');
     expect(streams.length).toBeGreaterThan(0);
+    fake.release();
 
     // The review: confidence, warnings and errors per item.
     await itemRow(page, 'Corner Books Berlin').waitFor({ timeout: DRAFTED_WITHIN });
@@ -327,11 +330,7 @@ it(
 it(
   'follows the drafting by asking every 2 s when the stream cannot be had, from another origin',
   async () => {
-    fake.setBehaviour({
-      kind: 'slow',
-      delayMs: 8000,
-      answer: { kind: 'locations', locations: DRAFT.slice(1, 2) },
-    });
+    fake.setBehaviour({ kind: 'held', answer: { kind: 'locations', locations: DRAFT.slice(1, 2) } });
     const batchId = await startBatch();
     const opened = await stage.open(`/app/ai-imports/${batchId}`, {}, stage.elsewhere);
     const { page } = opened;
@@ -351,6 +350,7 @@ it(
     await page.getByRole('heading', { name: 'Drafting' }).waitFor();
     expect(new URL(page.url()).origin).toBe(stage.elsewhere);
     await expectAccessible(page, 'ai-import-drafting-elsewhere');
+    fake.release();
     await itemRow(page, 'Corner Books London').waitFor({ timeout: DRAFTED_WITHIN });
     expect(polls.length).toBeGreaterThan(0);
     await expectAccessible(page, 'ai-import-review-elsewhere');
