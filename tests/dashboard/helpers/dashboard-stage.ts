@@ -127,13 +127,16 @@ export async function startDashboardStage(
       }
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    if (token) {
-      // Signed in before: the session is in the origin's storage when the app starts.
-      await page.goto(`${origin}/healthz`);
-      const session = JSON.stringify({ token, expiresAt: Date.now() + 3_600_000 });
-      await page.evaluate(`localStorage.setItem('${SESSION_KEY}', ${JSON.stringify(session)})`);
-    }
+    // Signed in before: the session is in the origin's storage when the app starts. The script
+    // runs before the page's own, on the first load only, so a sign-out stays one after a reload.
+    const session = JSON.stringify({ token, expiresAt: Date.now() + 3_600_000 });
+    const signedIn = token
+      ? await page.addInitScript(
+          `if (location.origin === '${origin}') localStorage.setItem('${SESSION_KEY}', ${JSON.stringify(session)})`,
+        )
+      : undefined;
     await page.goto(`${at}${pathname}`);
+    await signedIn?.dispose();
     return {
       page,
       get problems() {
