@@ -481,6 +481,6 @@ describe('the last admin', () => {
       expect(statuses.find((s) => s !== 200)).toBeOneOf([403, 409]);
       expect(await activeAdmins()).toHaveLength(1);
     }
-    // Five rounds of two accounts each, an argon2 hash apiece: seconds on a busy machine.
+    // Five rounds of two accounts and their races: seconds on a busy machine.
   }, 60_000);
 });

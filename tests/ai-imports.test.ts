@@ -14,6 +14,7 @@ import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { mapLocationsTable, mapsTable } from '../src/modules/maps/maps.table.ts';
 import { processEventsTable, processesTable } from '../src/modules/processes/processes.table.ts';
 import { tagsTable } from '../src/modules/tags/tags.table.ts';
+import { wireLocation } from './factories/ai-answers.ts';
 import { createUser, tokenFor } from './factories/users.ts';
 import { addMember, createCast, createWorkspace } from './factories/workspaces.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai.ts';
@@ -79,25 +80,8 @@ const answers = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** A location as the model sends it in the strict schema (custom_fields as name/value pairs). */
-const wire = (fields: Record<string, unknown>) => ({
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: [],
-  ...fields,
-});
-
 const DRAFT = [
-  wire({
+  wireLocation({
     name: 'Hartley’s Mountain View',
     address: '1600 Amphitheatre Parkway',
     city: 'Mountain View',
@@ -113,7 +97,7 @@ const DRAFT = [
       { name: 'Parking', value: 'yes' },
     ],
   }),
-  wire({
+  wireLocation({
     name: 'Hartley’s Westminster',
     address: '10 Downing Street',
     city: 'London',
@@ -124,7 +108,7 @@ const DRAFT = [
     lng: -0.1276,
     tags: ['Café'],
   }),
-  wire({
+  wireLocation({
     name: 'Hartley’s Friedrichshain',
     address: 'Karl-Marx-Allee 100',
     city: 'Berlin',
@@ -133,7 +117,7 @@ const DRAFT = [
     website: 'https://hartleys.example/berlin',
     custom_fields: [{ name: 'seats', value: '40' }],
   }),
-  wire({
+  wireLocation({
     name: 'Hartley’s Alexanderplatz',
     address: 'Alexanderplatz 1',
     city: 'Berlin',
@@ -141,9 +125,9 @@ const DRAFT = [
     country: 'Germany',
     phone: '+49 30 1234567',
   }),
-  wire({ address: '5 Nowhere Lane', city: 'Atlantis' }),
-  wire({ name: 'Hartley’s Closed', address: '1 Old Road', city: 'Springfield', phone: '555-0100' }),
-  wire({
+  wireLocation({ address: '5 Nowhere Lane', city: 'Atlantis' }),
+  wireLocation({ name: 'Hartley’s Closed', address: '1 Old Road', city: 'Springfield', phone: '555-0100' }),
+  wireLocation({
     name: 'Hartley’s Seats',
     address: '2 Bench Street',
     city: 'Springfield',
@@ -445,8 +429,8 @@ describe('generate -> waiting_review -> patch -> import', () => {
     fake.setBehaviour({
       kind: 'locations',
       locations: [
-        wire({ name: 'Twin', address: '1 Same Street', city: 'Leeds', phone: '1' }),
-        wire({ name: 'Other', address: '2 Other Street', city: 'Leeds', phone: '2' }),
+        wireLocation({ name: 'Twin', address: '1 Same Street', city: 'Leeds', phone: '1' }),
+        wireLocation({ name: 'Other', address: '2 Other Street', city: 'Leeds', phone: '2' }),
       ],
     });
     const { process, batch } = await startImport();
@@ -662,7 +646,7 @@ describe('validation (422) writes nothing', () => {
   it('PATCH and import: bad inputs are 422 and leave the batch as it was', async () => {
     fake.setBehaviour({
       kind: 'locations',
-      locations: [wire({ address: '1 Nameless Road', city: 'Leeds' }), DRAFT[5]],
+      locations: [wireLocation({ address: '1 Nameless Road', city: 'Leeds' }), DRAFT[5]],
     });
     const { process, batch } = await startImport();
     await waitForStatus(process.id, ['waiting_review']);

@@ -14,6 +14,7 @@ import {
   LOCATIONS_JSON_SCHEMA,
   OPENAI_PROMPT_VERSION,
 } from '../src/modules/ai-imports/models/ai-imports.openai-model.ts';
+import { wireLocation } from './factories/ai-answers.ts';
 import { type FakeOpenAi, startFakeOpenAi, strictSchemaProblem } from './fakes/openai.ts';
 
 let fake: FakeOpenAi;
@@ -41,24 +42,7 @@ const answers: AiImportSourceAnswers = {
 };
 const target = { min: 2, max: 5 };
 
-/** A location in the wire shape of the strict schema (custom_fields as name/value pairs). */
-const wire = (fields: Record<string, unknown>) => ({
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: [],
-  ...fields,
-});
-
-const downtown = wire({
+const downtown = wireLocation({
   name: 'Daily Grind Downtown',
   address: '123 Main St',
   city: 'Springfield',
@@ -154,7 +138,7 @@ describe('the answer', () => {
   it('returns the locations with custom_fields as an object, the usage and the whole completion', async () => {
     fake.setBehaviour({
       kind: 'locations',
-      locations: [downtown, wire({ name: 'Daily Grind Capitol', address: '401 S 2nd St' })],
+      locations: [downtown, wireLocation({ name: 'Daily Grind Capitol', address: '401 S 2nd St' })],
       usage: { prompt_tokens: 812, completion_tokens: 205, total_tokens: 1017 },
     });
     const draft = await modelFor().draft(answers, { target });
@@ -163,7 +147,7 @@ describe('the answer', () => {
         ...downtown,
         custom_fields: { opening_hours: 'Mon-Fri 7-19', email: 'downtown@dailygrind.com', seats: 24 },
       },
-      wire({ name: 'Daily Grind Capitol', address: '401 S 2nd St', custom_fields: {} }),
+      wireLocation({ name: 'Daily Grind Capitol', address: '401 S 2nd St', custom_fields: {} }),
     ]);
     expect(draft.usage).toEqual({
       prompt_token_count: 812,
@@ -179,7 +163,7 @@ describe('the answer', () => {
   });
 
   it('gives locations that normalise into items', async () => {
-    fake.setBehaviour({ kind: 'locations', locations: [downtown, wire({ name: 'No address' })] });
+    fake.setBehaviour({ kind: 'locations', locations: [downtown, wireLocation({ name: 'No address' })] });
     const { locations } = await modelFor().draft(answers, { target });
     const items = normalizeItems(locations);
     expect(items[0]).toMatchObject({
@@ -198,7 +182,7 @@ describe('the answer', () => {
 
   it(`keeps at most ${MAX_DRAFTED_LOCATIONS} locations`, async () => {
     const many = Array.from({ length: MAX_DRAFTED_LOCATIONS + 3 }, (_, index) =>
-      wire({ name: `Shop ${index}` }),
+      wireLocation({ name: `Shop ${index}` }),
     );
     fake.setBehaviour({ kind: 'locations', locations: many });
     const { locations } = await modelFor().draft(answers, { target });

@@ -38,8 +38,18 @@ const BROWSER_TEST_TIMEOUT = 60_000;
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 const RECOVERY_CODE = /^[a-z0-9]{5}-[a-z0-9]{5}$/;
 
-/** Signs the user in and opens the account screen from the header. */
+/** The account screen, on a session of its own (tokenFor's: another device to the service). */
 async function openAccount(user: UserRow, options: BrowserContextOptions = {}): Promise<DashboardPage> {
+  const opened = await stage.openSignedIn(await tokenFor(stage.ctx.deps, user), '/app/account', options);
+  await opened.page.getByRole('heading', { name: 'Your account' }).waitFor();
+  return opened;
+}
+
+/**
+ * Signs the user in through the form and opens the account screen from the header: the page's
+ * session is then the browser's own, named by its user agent among the devices.
+ */
+async function signInToAccount(user: UserRow, options: BrowserContextOptions = {}): Promise<DashboardPage> {
   const opened = await stage.open('/app/sign-in', options);
   await signIn(opened.page, user.email);
   await opened.page.getByRole('heading', { name: 'Locations' }).waitFor();
@@ -266,7 +276,7 @@ describe('devices', () => {
     async () => {
       const user = await createUser(stage.ctx.deps);
       const other = await tokenFor(stage.ctx.deps, user);
-      const opened = await openAccount(user);
+      const opened = await signInToAccount(user);
       const { page } = opened;
       await openTab(page, 'Devices', 'sessions');
       const items = page.getByRole('main').getByRole('listitem');

@@ -13,6 +13,7 @@ import { ANSWER_FIELDS, MAX_DRAFTED_LOCATIONS } from '../../src/dashboard/ai-imp
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { registerJobs } from '../../src/job-handlers.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
+import { wireLocation } from '../factories/ai-answers.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { firstWorkspaceId } from '../factories/workspaces.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../fakes/openai.ts';
@@ -45,30 +46,15 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  // A test that failed while the model was held would leave the worker's job waiting.
+  fake?.release();
   await worker?.close();
   await stage?.close();
   await fake?.close();
 });
 
-/** A location as the model sends it in the strict schema (custom_fields as name/value pairs). */
-const wire = (fields: Record<string, unknown>) => ({
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: [],
-  ...fields,
-});
-
 const DRAFT = [
-  wire({
+  wireLocation({
     name: 'Corner Books Berlin',
     address: 'Karl-Marx-Allee 100',
     city: 'Berlin',
@@ -79,7 +65,7 @@ const DRAFT = [
     lat: 52.5186,
     lng: 13.4283,
   }),
-  wire({
+  wireLocation({
     name: 'Corner Books London',
     address: '10 Downing Street',
     city: 'London',
@@ -89,7 +75,7 @@ const DRAFT = [
     lat: 51.5034,
     lng: -0.1276,
   }),
-  wire({
+  wireLocation({
     address: '5 Nowhere Lane',
     city: 'Atlantis',
     zip: '12345',
@@ -97,7 +83,7 @@ const DRAFT = [
     lat: 52.1,
     lng: 13.1,
   }),
-  wire({
+  wireLocation({
     name: 'Corner Books Closed',
     address: '1 Old Road',
     city: 'Springfield',
@@ -159,7 +145,7 @@ it('keeps the dashboard’s answers and their limits equal to the service’s', 
 it(
   'starts an import from the answers, follows the drafting live, reviews, edits and imports the items',
   async () => {
-    fake.setBehaviour({ kind: 'slow', delayMs: 8000, answer: { kind: 'locations', locations: DRAFT } });
+    fake.setBehaviour({ kind: 'held', answer: { kind: 'locations', locations: DRAFT } });
     const opened = await stage.openSignedIn(ownerToken, `/app/ai-imports?workspace=${workspaceId}`);
     const { page } = opened;
     const streams: string[] = [];
@@ -192,7 +178,7 @@ it(
     await page.getByLabel('How many locations, roughly').fill(answers.approximate_location_count);
     await page.getByRole('button', { name: 'Draft the locations' }).click();
 
-    // Drafting, live: the model is slow, so the page shows the step the stream sent.
+    // Drafting, live: the model answers only once released, so the page shows the step the stream sent.
     await page.waitForURL(/\/app\/ai-imports\/\d+$/);
     const batchId = Number(new URL(page.url()).pathname.split('/').at(-1));
     await page.getByRole('heading', { name: 'Drafting' }).waitFor();
@@ -202,6 +188,7 @@ it(
     ).toBe('10');
     await expectAccessible(page, 'ai-import-drafting');
     expect(streams.length).toBeGreaterThan(0);
+    fake.release();
 
     // The review: confidence, warnings and errors per item.
     await itemRow(page, 'Corner Books Berlin').waitFor({ timeout: DRAFTED_WITHIN });
@@ -343,11 +330,7 @@ it(
 it(
   'follows the drafting by asking every 2 s when the stream cannot be had, from another origin',
   async () => {
-    fake.setBehaviour({
-      kind: 'slow',
-      delayMs: 8000,
-      answer: { kind: 'locations', locations: DRAFT.slice(1, 2) },
-    });
+    fake.setBehaviour({ kind: 'held', answer: { kind: 'locations', locations: DRAFT.slice(1, 2) } });
     const batchId = await startBatch();
     const opened = await stage.open(`/app/ai-imports/${batchId}`, {}, stage.elsewhere);
     const { page } = opened;
@@ -367,6 +350,7 @@ it(
     await page.getByRole('heading', { name: 'Drafting' }).waitFor();
     expect(new URL(page.url()).origin).toBe(stage.elsewhere);
     await expectAccessible(page, 'ai-import-drafting-elsewhere');
+    fake.release();
     await itemRow(page, 'Corner Books London').waitFor({ timeout: DRAFTED_WITHIN });
     expect(polls.length).toBeGreaterThan(0);
     await expectAccessible(page, 'ai-import-review-elsewhere');
@@ -380,7 +364,7 @@ it(
   'draws only the review rows in view for a long draft, scrolls to the last, and keeps an edit scrolled out of view',
   async () => {
     const many = Array.from({ length: 300 }, (_, index) =>
-      wire({
+      wireLocation({
         name: `Shop ${index + 1}`,
         address: `${index + 1} Long Street`,
         city: 'Berlin',

@@ -213,7 +213,17 @@ describe('refusals and failures', () => {
       const failure = page
         .getByRole('alert')
         .filter({ hasText: 'The payment provider is unavailable. Try again later.' });
-      await failure.waitFor({ timeout: 30_000 });
+      // The retries wait 1, 2 and 4 s (React Query's backoff): the page's clock skips the waits.
+      await page.clock.install();
+      await expect
+        .poll(
+          async () => {
+            await page.clock.fastForward(4_000);
+            return failure.isVisible();
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
       // The rest of the screen stands: the plan is the account's own.
       expect(await fact(page, 'Plan').textContent()).toBe('Free trial');
       await expectAccessible(page, 'billing-provider-failing');

@@ -2,7 +2,7 @@
 // the finder's current locations (one added after the last publish included, and whatever
 // websites the finder lists) with the design form's unsaved settings: a colour typed shows in
 // the widget before it is saved. The preview records no analytics. Another user's finder shows
-// not found and no preview; the preview at 390 px.
+// not found, with no preview and no map of its default view; the preview at 390 px.
 import { eq } from 'drizzle-orm';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { analyticsEventsTable } from '../../src/modules/analytics/analytics.tabl
 import { findersTable } from '../../src/modules/finders/finders.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectClean } from './helpers/page-steps.ts';
+import { expectAccessible, expectClean, waitForNotFound } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -144,23 +144,13 @@ describe('the finder preview', () => {
     await opened.close();
   }, 90_000);
 
-  it('says not found for another user’s finder, with no preview', async () => {
-    const other = await createUser(stage.ctx.deps);
-    const otherToken = await tokenFor(stage.ctx.deps, other);
-    const [otherWorkspace] = await api<{ id: number }[]>('GET', '/workspaces', undefined, otherToken);
-    const theirs = await api<{ id: number }>(
-      'POST',
-      '/finders',
-      { name: 'Their finder', workspace_id: otherWorkspace?.id },
-      otherToken,
-    );
-    const opened = await stage.openSignedIn(token, `/app/finders/${theirs.id}?tab=design`);
+  it('says not found for another user’s finder, with no preview and no map', async () => {
+    const theirs = await stage.othersFinder('Their finder');
+    const opened = await stage.openSignedIn(token, `/app/finders/${theirs.finderId}?tab=design`);
     const { page } = opened;
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /not found/i })
-      .waitFor();
+    await waitForNotFound(page, 'Finder');
     expect(await page.locator(FRAME).count()).toBe(0);
+    expect(await page.getByRole('group', { name: /Map/ }).count()).toBe(0);
     expect(await page.getByText('Their finder').count()).toBe(0);
     await expectAccessible(page, 'finder-preview-not-found');
     expectClean(opened);

@@ -15,7 +15,13 @@ import { finderIntegrationsTable } from '../../src/modules/finders/finders.table
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectClean, expectFieldError, signIn } from './helpers/page-steps.ts';
+import {
+  expectAccessible,
+  expectClean,
+  expectFieldError,
+  signIn,
+  waitForNotFound,
+} from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let user: UserRow;
@@ -52,8 +58,7 @@ interface FinderJson {
   advanced_refinements: { name: string; match: string; conditions: unknown[] }[];
 }
 
-const newFinder = (name: string, as = token, workspace = workspaceId) =>
-  ok<FinderJson>('POST', '/finders', { name, workspace_id: workspace }, as);
+const newFinder = (name: string) => ok<FinderJson>('POST', '/finders', { name, workspace_id: workspaceId });
 
 const refinementsOf = async (finderId: number) =>
   (await ok<FinderJson>('GET', `/finders/${finderId}`)).advanced_refinements;
@@ -472,22 +477,24 @@ describe('access and other origins', () => {
   it(
     "says not found for another user's finder, on both tabs",
     async () => {
-      const other = await createUser(stage.ctx.deps);
-      const otherToken = await tokenFor(stage.ctx.deps, other);
-      const [theirWorkspace] = await ok<{ id: number }[]>('GET', '/workspaces', undefined, otherToken);
-      const theirs = await newFinder('Not yours', otherToken, theirWorkspace?.id);
-      await ok('PUT', `/finders/${theirs.id}/integrations/mapbox`, { api_key: 'their-key-123' }, otherToken);
+      const theirs = await stage.othersFinder('Not yours');
+      await ok(
+        'PUT',
+        `/finders/${theirs.finderId}/integrations/mapbox`,
+        { api_key: 'their-key-123' },
+        theirs.token,
+      );
       for (const tab of ['filters', 'keys']) {
-        const opened = await stage.openSignedIn(token, `/app/finders/${theirs.id}?tab=${tab}`);
+        const opened = await stage.openSignedIn(token, `/app/finders/${theirs.finderId}?tab=${tab}`);
         const { page } = opened;
-        await page.getByRole('alert').filter({ hasText: 'Finder not found.' }).waitFor();
+        await waitForNotFound(page, 'Finder');
         expect(await page.getByText('Not yours').count()).toBe(0);
         expect(await page.getByRole('tab').count()).toBe(0);
         await expectAccessible(page, `finder-${tab}-not-found`);
         expectClean(opened);
         await opened.close();
       }
-      expect((await api('GET', `/finders/${theirs.id}/integrations`)).status).toBe(404);
+      expect((await api('GET', `/finders/${theirs.finderId}/integrations`)).status).toBe(404);
     },
     BROWSER_TEST_TIMEOUT,
   );

@@ -11,7 +11,13 @@ import { locationsTable } from '../../src/modules/locations/locations.table.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectClean, expectSuggestionsAccessible, signIn } from './helpers/page-steps.ts';
+import {
+  expectAccessible,
+  expectClean,
+  expectSuggestionsAccessible,
+  signIn,
+  waitForNotFound,
+} from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let user: UserRow;
@@ -270,10 +276,10 @@ describe('the finder Locations tab', () => {
       expectClean(opened);
       await opened.close();
 
-      const stranger = await tokenFor(stage.ctx.deps, await createUser(stage.ctx.deps));
-      opened = await stage.openSignedIn(stranger, `/app/finders/${finder.id}?tab=locations`);
+      const stranger = await stage.otherUser();
+      opened = await stage.openSignedIn(stranger.token, `/app/finders/${finder.id}?tab=locations`);
       ({ page } = opened);
-      await page.getByRole('alert').filter({ hasText: 'Finder not found.' }).waitFor();
+      await waitForNotFound(page, 'Finder');
       expect(await page.getByText('Corner Coffee').count()).toBe(0);
       await expectAccessible(page, 'finder-sources-not-found');
       expectClean(opened);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { solidPng } from '../fakes/png.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectSuggestionsAccessible } from './helpers/page-steps.ts';
+import { expectAccessible, expectSuggestionsAccessible, waitForNotFound } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -193,22 +193,19 @@ describe('the location editor', () => {
     await opened.close();
   }, 60_000);
 
-  it('says not found for another user’s location', async () => {
-    const other = await createUser(stage.ctx.deps);
-    const otherToken = await tokenFor(stage.ctx.deps, other);
-    const [otherWorkspace] = await api<{ id: number }[]>('GET', '/workspaces', undefined, otherToken);
+  it('says not found for another user’s location, with no map of it', async () => {
+    const other = await stage.otherUser();
+    // Placed, so a leak would draw its map.
     const theirs = await api<LocationJson>(
       'POST',
       '/locations',
-      { workspace_id: otherWorkspace?.id, title: 'Not yours' },
-      otherToken,
+      { workspace_id: other.workspaceId, title: 'Not yours', lat: 48.1, lng: 11.5 },
+      other.token,
     );
     const opened = await stage.openSignedIn(token, `/app/locations/${theirs.id}`);
     const { page } = opened;
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /not found/i })
-      .waitFor();
+    await waitForNotFound(page, 'Location');
+    expect(await page.getByRole('group', { name: /Map/ }).count()).toBe(0);
     expect(await page.getByText('Not yours').count()).toBe(0);
     await expectAccessible(page, 'location-not-found');
     expect(opened.problems).toEqual([]);

@@ -3,8 +3,9 @@
 // /chat/completions, for a base URL given without /v1), bearer key checked, answers and errors
 // in the real shapes. The code under test uses the real SDK; only OPENAI_BASE_URL differs.
 // Requests are recorded; the behaviour is switched by the test (scripted locations, raw
-// content, error statuses, a slow answer) and applies until it is switched again. A slow answer
-// notices a client that goes away, so tests can assert that a cancelled call really hung up.
+// content, error statuses, a slow answer, an answer held until the test releases it) and applies
+// until it is switched again. A slow answer notices a client that goes away, so tests can assert
+// that a cancelled call really hung up.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -49,7 +50,9 @@ export type FakeOpenAiBehaviour =
   /** An error status in the API's error shape. */
   | { kind: 'error'; status: number; message?: string; type?: string; code?: string | null }
   /** The inner behaviour after a delay (a slow model); a client that leaves meanwhile is recorded. */
-  | { kind: 'slow'; delayMs: number; answer: FakeOpenAiBehaviour };
+  | { kind: 'slow'; delayMs: number; answer: FakeOpenAiBehaviour }
+  /** The inner behaviour once the test calls release(): a model busy for as long as the test looks. */
+  | { kind: 'held'; answer: FakeOpenAiBehaviour };
 
 export interface FakeOpenAi {
   /** `http://127.0.0.1:<port>/v1`, for OPENAI_BASE_URL. */
@@ -60,6 +63,8 @@ export interface FakeOpenAi {
   requests: RecordedChatRequest[];
   /** Applies to every following request until set again. Default: `{locations: []}`. */
   setBehaviour(behaviour: FakeOpenAiBehaviour): void;
+  /** Answers the requests a `held` behaviour holds with its answer, which then applies at once. */
+  release(): void;
   /** The first request (already closed or still to close) whose client hung up; rejects after the timeout. */
   waitForClientClose(timeoutMs?: number): Promise<RecordedChatRequest>;
   close(): Promise<void>;
@@ -223,6 +228,7 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
   const requests: RecordedChatRequest[] = [];
   const closeListeners = new Set<(request: RecordedChatRequest) => void>();
   let behaviour: FakeOpenAiBehaviour = { kind: 'locations', locations: [] };
+  let held: (() => void)[] = [];
 
   function respond(
     res: ServerResponse,
@@ -241,6 +247,9 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
         });
         return;
       }
+      case 'held':
+        held.push(() => respond(res, body, current.answer, recorded));
+        return;
       case 'error':
         return sendError(res, current.status, current);
       case 'body':
@@ -344,6 +353,12 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     requests,
     setBehaviour(next) {
       behaviour = next;
+    },
+    release() {
+      if (behaviour.kind === 'held') behaviour = behaviour.answer;
+      const waiting = held;
+      held = [];
+      for (const answer of waiting) answer();
     },
     waitForClientClose(timeoutMs = 5000) {
       const found = requests.find((request) => request.clientClosed);

@@ -489,6 +489,7 @@ describe('analytics', () => {
       containers: ['', ''],
     });
     const { page } = await stage.open('/analytics-twice', html, {
+      clock: true,
       onRequest: (request) => {
         const body = new URL(request.url()).pathname === '/api/analytics' ? request.postData() : null;
         if (body) sent.push(...JSON.parse(body).events);
@@ -497,7 +498,9 @@ describe('analytics', () => {
     await widgetsReady(page, 2);
     expect(await page.getByRole('list', { name: 'Locations' }).count()).toBe(2);
 
-    // The batch goes 4 s after its first event, while the page is still open (its requests seen).
+    // The batch goes 4 s after its first event, while the page is still open (its requests seen):
+    // the page's clock gets there at once.
+    await page.clock.fastForward(4_000);
     await expect.poll(() => sent.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await page.waitForTimeout(500);
     expect(sent.map((event) => event.type)).toEqual(['view']);

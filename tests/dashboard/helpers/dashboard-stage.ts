@@ -16,7 +16,8 @@ import {
   dashboardDistDir,
   TILE_URL_META,
 } from '../../../src/modules/dashboard-assets/dashboard-assets.manifest.ts';
-import { bearer } from '../../factories/users.ts';
+import { bearer, createUser, tokenFor } from '../../factories/users.ts';
+import { firstWorkspaceId } from '../../factories/workspaces.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import { launchChromium, openPage } from '../../widget/helpers/browser.ts';
 import { listen, startTileServer, stop, type TileServer } from '../../widget/helpers/static-servers.ts';
@@ -46,7 +47,16 @@ export interface DashboardStage {
   openSignedIn(token: string, path: string, options?: BrowserContextOptions): Promise<DashboardPage>;
   /** Calls the API (`url` under /api) as `token`, to arrange or check data; a status of 300 or more throws. */
   api<T>(token: string, method: ApiMethod, url: string, body?: unknown): Promise<T>;
+  /** A new user and their first workspace: someone whose data the test's user must not reach. */
+  otherUser(): Promise<OtherUser>;
+  /** A finder named `name` in a new other user's workspace, and that user. */
+  othersFinder(name: string): Promise<OtherUser & { finderId: number }>;
   close(): Promise<void>;
+}
+
+export interface OtherUser {
+  token: string;
+  workspaceId: number;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -117,13 +127,16 @@ export async function startDashboardStage(
       }
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    if (token) {
-      // Signed in before: the session is in the origin's storage when the app starts.
-      await page.goto(`${origin}/healthz`);
-      const session = JSON.stringify({ token, expiresAt: Date.now() + 3_600_000 });
-      await page.evaluate(`localStorage.setItem('${SESSION_KEY}', ${JSON.stringify(session)})`);
-    }
+    // Signed in before: the session is in the origin's storage when the app starts. The script
+    // runs before the page's own, on the first load only, so a sign-out stays one after a reload.
+    const session = JSON.stringify({ token, expiresAt: Date.now() + 3_600_000 });
+    const signedIn = token
+      ? await page.addInitScript(
+          `if (location.origin === '${origin}') localStorage.setItem('${SESSION_KEY}', ${JSON.stringify(session)})`,
+        )
+      : undefined;
     await page.goto(`${at}${pathname}`);
+    await signedIn?.dispose();
     return {
       page,
       get problems() {
@@ -133,6 +146,22 @@ export async function startDashboardStage(
     };
   }
 
+  async function api<T>(token: string, method: ApiMethod, url: string, body?: unknown): Promise<T> {
+    const res = await ctx.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: bearer(token),
+      payload: body as object,
+    });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return (res.statusCode === 204 ? undefined : res.json()) as T;
+  }
+
+  async function otherUser(): Promise<OtherUser> {
+    const user = await createUser(ctx.deps);
+    return { token: await tokenFor(ctx.deps, user), workspaceId: await firstWorkspaceId(ctx.deps, user) };
+  }
+
   return {
     origin,
     ctx,
@@ -140,15 +169,15 @@ export async function startDashboardStage(
     tiles,
     open: (pathname, options, at) => open(pathname, options, at),
     openSignedIn: (token, pathname, options) => open(pathname, options, origin, token),
-    async api<T>(token: string, method: ApiMethod, url: string, body?: unknown): Promise<T> {
-      const res = await ctx.app.inject({
-        method,
-        url: `/api${url}`,
-        headers: bearer(token),
-        payload: body as object,
+    api,
+    otherUser,
+    async othersFinder(name) {
+      const other = await otherUser();
+      const finder = await api<{ id: number }>(other.token, 'POST', '/finders', {
+        name,
+        workspace_id: other.workspaceId,
       });
-      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-      return (res.statusCode === 204 ? undefined : res.json()) as T;
+      return { ...other, finderId: finder.id };
     },
     async close() {
       await browser.close();

@@ -42,6 +42,17 @@ export async function signIn(page: Page, email: string, password = DEFAULT_PASSW
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * The screen says the service's "<what> not found." (another user's data answers as if it did
+ * not exist).
+ */
+export async function waitForNotFound(page: Page, what: 'Finder' | 'Location') {
+  await page
+    .getByRole('alert')
+    .filter({ hasText: `${what} not found.` })
+    .waitFor();
+}
+
 /** What a field's aria-describedby names: its description and its errors, as read out. */
 async function describedText(page: Page, field: Locator): Promise<string> {
   const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);

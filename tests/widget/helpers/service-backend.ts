@@ -18,6 +18,7 @@ import { createDeps, type Deps } from '../../../src/deps.ts';
 import { analyticsEventsTable } from '../../../src/modules/analytics/analytics.table.ts';
 import { findersTable } from '../../../src/modules/finders/finders.table.ts';
 import type { FinderPayload } from '../../../src/widget/types.ts';
+import { createUser, tokenFor } from '../../factories/users.ts';
 import { listen, stop } from './static-servers.ts';
 
 export interface StageFinder {
@@ -168,19 +169,19 @@ export async function startServiceBackend(options: {
   const payloadIds = new Map<number, Map<number, number>>();
   const serviceIds = new Map<string, Map<number, number>>();
   for (const [index, finder] of options.finders.entries()) {
-    // An account (and so a workspace) per finder: their custom fields and sets share names.
-    const owner = await injectApi(app)<{ token: string }>('POST', '/register', {
+    // An account (and so a workspace) per finder: their custom fields and sets share names. The
+    // factory's, which spares each an argon2 hash of its own.
+    const owner = await createUser(deps, {
       name: `Widget Stage ${index + 1}`,
       email: `stage-${port}-${index + 1}@example.test`,
-      password: 'correct horse battery',
-      password_confirmation: 'correct horse battery',
     });
-    const api = injectApi(app, owner.token);
+    const token = await tokenFor(deps, owner);
+    const api = injectApi(app, token);
     const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
     if (!workspace) throw new Error('the registered account has no workspace');
     const seeded = await seedFinder(api, workspace.id, finder.payload, {
       app,
-      token: owner.token,
+      token,
       images: async (url) => Buffer.from(await (await fetch(url)).arrayBuffer()),
       concurrency: options.seedConcurrency ?? 1,
     });

@@ -18,6 +18,8 @@ export interface OpenOptions extends BrowserContextOptions {
   origin?: string;
   /** Sees every request of the page from the first one on. */
   onRequest?: (request: Request) => void;
+  /** The page's timers on Playwright's clock from the start, so a test can move time on (page.clock). */
+  clock?: boolean;
 }
 
 export interface Stage {
@@ -53,12 +55,13 @@ export async function startStage(options: {
     tiles,
     site,
     browser,
-    async open(path, html, { otherOrigin, origin, onRequest, ...contextOptions } = {}) {
+    async open(path, html, { otherOrigin, origin, onRequest, clock, ...contextOptions } = {}) {
       const [route = path, hash] = path.split('#');
       const url = site.page(route, html) + (hash === undefined ? '' : `#${hash}`);
       const opened = await openPage(browser, contextOptions);
       pages.push(opened);
       if (onRequest) opened.page.on('request', onRequest);
+      if (clock) await opened.page.clock.install();
       const at = origin ?? (otherOrigin ? site.otherOrigin : site.origin);
       await opened.page.goto(url.replace(site.origin, at));
       return opened;
