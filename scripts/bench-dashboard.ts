@@ -1,5 +1,5 @@
 // npm run bench:dashboard: the dashboard over a workspace of 100,000 locations, in headless
-// Chromium (tests/widget/helpers/browser.ts's, through playwright-core) against the real service
+// Chromium (the system's /usr/bin/chromium through playwright-core) against the real service
 // (in this process, on a throwaway database: DATABASE_URL's server when set, else an embedded
 // PostgreSQL). The locations come in through one CSV import. Prints:
 // - the time from pressing "Sign in" to the first rows of the locations table;

@@ -1,5 +1,5 @@
-// npm run bench:widget-ui: the widget with 10,000 locations in headless Chromium
-// (tests/widget/helpers/browser.ts's, through playwright-core). Prints the time from the script's request to the
+// npm run bench:widget-ui: the widget with 10,000 locations in headless Chromium (the system's
+// /usr/bin/chromium through playwright-core). Prints the time from the script's request to the
 // first rendered list, the time of a filter change and of a new search position, and the
 // bytes, raw and gzip, of widget.js and of the map file it imports for the map. The service side is the real
 // service of the browser tests (tests/widget/helpers/service-backend.ts): the finder's

@@ -1,22 +1,15 @@
-// Headless Chromium for the browser tests and benchmarks: Debian's old headless shell
-// (chromium-headless-shell, the build Playwright itself runs headless) when it is installed, else
-// the full /usr/bin/chromium, driven by playwright-core (Playwright's own browser download is not
-// used). Every launch gets a fresh profile. Pages only reach 127.0.0.1, localhost and its
-// subdomains (which Chromium resolves to the loopback itself): any other request is aborted and
-// recorded, so a test can prove nothing (map tiles included) came from the internet.
+// Headless Chromium for the widget's tests and benchmark: the system's /usr/bin/chromium
+// driven by playwright-core (Playwright's own browser download is not used). Every launch
+// gets a fresh profile. Pages only reach 127.0.0.1, localhost and its subdomains (which
+// Chromium resolves to the loopback itself): any other request is aborted and recorded, so a
+// test can prove nothing (map tiles included) came from the internet.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { projectRoot } from '../../../src/lib/project-root.ts';
 
-/**
- * The shell has the full browser's Blink and V8 without its UI layer: on two CPUs the dashboard's
- * browser tests took 40% less Chromium CPU with it and the widget's over half less.
- */
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-export const CHROMIUM =
-  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);
 
 export const CHROMIUM_ARGS = [
