@@ -56,12 +56,29 @@ describe('GET /api/locations?ids=', () => {
   });
 
   it('combines with the workspace, a search and paging, counting what it holds', async () => {
+    const [delta, , charlie, bravo, echo] = ids as [number, number, number, number, number];
     const { res, titles } = await listed(
-      `workspace_id=${workspaceId}&ids=${ids.join(',')}&q=a&limit=2&offset=1`,
+      `workspace_id=${workspaceId}&ids=${[delta, charlie, bravo, echo].join(',')}&q=a&limit=2&offset=1`,
     );
-    // alpha, bravo, Charlie and Delta hold an "a"; Echo does not.
-    expect(res.headers['x-total-count']).toBe('4');
-    expect(titles).toEqual(['alpha', 'Charlie']);
+    // Of those four, Delta, Charlie and bravo hold an "a"; alpha holds one too but is not asked for.
+    expect(res.headers['x-total-count']).toBe('3');
+    expect(titles).toEqual(['Charlie', 'bravo']);
+  });
+
+  it('is declared in the OpenAPI document as an array of ids, which generated clients repeat', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { get: { parameters: { name: string; in: string; schema: unknown }[] } }>;
+    };
+    const parameter = document.paths['/api/locations']?.get.parameters.find((entry) => entry.name === 'ids');
+    expect(parameter).toMatchObject({
+      in: 'query',
+      schema: {
+        type: 'array',
+        items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+        minItems: 1,
+        maxItems: 100,
+      },
+    });
   });
 
   it("lists nothing of another user's locations, and an unknown id is simply not listed", async () => {

@@ -37,7 +37,8 @@ export const queryIdSchema = (label: string) =>
 /**
  * Ids in a query string, each read as queryIdSchema reads one: the parameter repeated
  * (`ids=1&ids=2`, OpenAPI's default form style, which generated clients send) or one value
- * separated by commas (`ids=1,2`, handier to type). At most `max`; one given twice counts once.
+ * separated by commas (`ids=1,2`, handier to type). At most `max` values, repeats included; an
+ * id given twice is read once.
  */
 export const queryIdListSchema = (field: string, max: number) =>
   z

@@ -393,6 +393,9 @@ it(
     });
     await itemRow(page, 'Shop 300').waitFor();
     expect(await table.locator('tbody tr[aria-rowindex]').count()).toBeLessThan(60);
+    // The editor's row counts: 300 items, the header and the editor.
+    expect(await table.getAttribute('aria-rowcount')).toBe('302');
+    expect(await itemRow(page, 'Shop 300').getAttribute('aria-rowindex')).toBe('302');
     // The open editor is still drawn, out of view, and holds what was typed, unsaved.
     expect(await editor.getByLabel('City').inputValue()).toBe('Potsdam');
     await scroller.evaluate((element) => {
@@ -400,6 +403,20 @@ it(
     });
     await editor.getByLabel('City').waitFor();
     expect(await editor.getByLabel('City').inputValue()).toBe('Potsdam');
+    // Saved with Enter while scrolled away: the row comes back into view and its Edit button
+    // has the focus again.
+    await editor.getByLabel('City').focus();
+    await scroller.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+    });
+    await page.keyboard.press('Enter');
+    const edit = reviewButton(itemRow(page, 'Shop 1').first(), 'Edit');
+    await expect
+      .poll(() => edit.evaluate((button) => button.ownerDocument.activeElement === button), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    expect(await itemRow(page, 'Shop 1').first().textContent()).toContain('Potsdam');
     await expectAccessible(page, 'ai-import-review-long-editing');
     expectClean(opened);
     await opened.close();

@@ -162,9 +162,8 @@ describe('the finder Locations tab', () => {
       ]);
       await expectAccessible(page, 'finder-sources-category-saved');
 
-      // One more by search: only the workspace's locations not yet listed are offered.
-      // (Not scanned while the suggestions are open: React Aria hides the rest of the page from
-      // assistive technology then, which axe reads as a page without its heading.)
+      // One more by search: only the workspace's locations not yet listed are offered (the open
+      // suggestions scanned by axe).
       await pick(page, 'kios', /Station Kiosk/, 'finder-sources-suggestions');
       await page.getByRole('status').filter({ hasText: 'Added Station Kiosk.' }).waitFor();
       expect(await ownTitles(finder.id)).toEqual(['Harbour Books', 'Rye Bakery', 'Station Kiosk']);

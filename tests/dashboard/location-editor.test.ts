@@ -74,7 +74,7 @@ describe('the location editor', () => {
     await tagInput.pressSequentially('esp');
     await page.getByRole('option', { name: 'Espresso' }).waitFor();
     await expectSuggestionsAccessible(page, 'location-tag-suggestions');
-    // The full-page screenshot closes the suggestions (a resize does): typed again, as a user would.
+    // Typed again from an empty box, as a user would if the suggestions closed meanwhile.
     await tagInput.fill('');
     await tagInput.pressSequentially('esp');
     await page.getByRole('option', { name: 'Espresso' }).click();

@@ -7,7 +7,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, type Ref, useCallback, useRef, useState } from 'react';
+import { Fragment, type Ref, useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
@@ -23,6 +23,8 @@ const COLUMNS = 5;
 export function ReviewTable({ batch }: { batch: BatchWithItems }) {
   const scroller = useRef<HTMLElement>(null);
   const [editing, setEditing] = useState<number | null>(null);
+  // The item whose Edit button takes the focus back once its editor closed and its row is drawn.
+  const [refocus, setRefocus] = useState<number | null>(null);
   const items = batch.items;
   const editingIndex = editing === null ? -1 : items.findIndex((item) => item.id === editing);
   const rangeExtractor = useCallback(
@@ -91,7 +93,16 @@ export function ReviewTable({ batch }: { batch: BatchWithItems }) {
                 batchId={batch.id}
                 reviewable={reviewable}
                 editing={editing === item.id}
-                onEdit={(open) => setEditing(open ? item.id : null)}
+                onEdit={(open) => {
+                  // An editor closed out of view brings its row into view, where the focus goes back.
+                  if (!open) {
+                    virtualizer.scrollToIndex(row.index);
+                    setRefocus(item.id);
+                  }
+                  setEditing(open ? item.id : null);
+                }}
+                refocus={refocus === item.id}
+                onRefocused={() => setRefocus(null)}
               />
             </Fragment>
           );
@@ -111,13 +122,27 @@ interface ItemRowsProps {
   reviewable: boolean;
   editing: boolean;
   onEdit: (open: boolean) => void;
+  /** Whether the Edit button takes the focus once drawn (its editor just closed). */
+  refocus: boolean;
+  onRefocused: () => void;
 }
 
 /** A 422 on `status` (approving an item with errors) as its own sentence; anything else as usual. */
 const reviewErrorText = (error: unknown) =>
   (error instanceof ApiError && error.field('status')?.join(' ')) || errorText(error);
 
-function ItemRows({ ref, index, rowIndex, item, batchId, reviewable, editing, onEdit }: ItemRowsProps) {
+function ItemRows({
+  ref,
+  index,
+  rowIndex,
+  item,
+  batchId,
+  reviewable,
+  editing,
+  onEdit,
+  refocus,
+  onRefocused,
+}: ItemRowsProps) {
   const queryClient = useQueryClient();
   const editButton = useRef<HTMLButtonElement>(null);
   const review = useMutation({
@@ -135,10 +160,13 @@ function ItemRows({ ref, index, rowIndex, item, batchId, reviewable, editing, on
   const place = [payload.address, [payload.zip, payload.city].filter(Boolean).join(' '), payload.country]
     .filter(Boolean)
     .join(', ');
-  const closeEditor = () => {
-    onEdit(false);
-    requestAnimationFrame(() => editButton.current?.focus());
-  };
+  // On the render that closed the editor, or when the row is drawn again after scrolling back.
+  useEffect(() => {
+    if (!refocus || !editButton.current) return;
+    editButton.current.focus();
+    onRefocused();
+  }, [refocus, onRefocused]);
+  const closeEditor = () => onEdit(false);
   return (
     <tbody ref={ref} data-index={index}>
       <tr aria-rowindex={rowIndex}>

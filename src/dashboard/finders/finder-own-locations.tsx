@@ -177,7 +177,10 @@ function OwnList({
       <ul className="named-list" aria-label={t('finder_sources.own')}>
         {ids.map((id) => {
           const location = byId.get(id);
-          const name = location?.title ?? t('finder_sources.gone', { id });
+          // While the next page loads, the last page's names stand in: a location missing from
+          // them is still loading, not deleted.
+          const loading = !location && details.isPlaceholderData;
+          const name = location?.title ?? (loading ? t('app.loading') : t('finder_sources.gone', { id }));
           return (
             <li key={id}>
               <span className="named-name">
@@ -187,7 +190,7 @@ function OwnList({
               <Button
                 className="button"
                 aria-label={t('finder_sources.remove_one', { name })}
-                isDisabled={disabled}
+                isDisabled={disabled || loading}
                 onPress={() => onRemove(id, name)}
               >
                 {t('finder_sources.remove')}

@@ -53,9 +53,9 @@ export function LocationsTable({ selection, total, row, sort, onSort, onRangeCha
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
-    // Rows render in a task of their own after the scroll event rather than inside it: on a phone
-    // (CPU 4x slower) a fast flick then runs 1-6 tasks over 50 ms instead of 27-33, and the 12
-    // rows drawn beyond each edge (528 px) still cover a frame's scroll of 400 px.
+    // Rows render in a task of their own after the scroll event rather than inside it, so a fast
+    // flick on a slow phone keeps its tasks short; the 12 rows drawn beyond each edge (528 px)
+    // cover the frame the rows arrive late for.
     useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();

@@ -28,7 +28,8 @@ export async function expectSuggestionsAccessible(page: Page, name: string) {
   const scan = await scanPage(page, ['[role="combobox"][aria-expanded="true"]', '[role="listbox"]']);
   expect(scan.violations).toEqual([]);
   expect(scan.passes).toBeGreaterThan(5);
-  await screenshot(page, name, 'dashboard-screenshots');
+  // The view only: a full-page screenshot resizes the page, which closes the suggestions.
+  await screenshot(page, name, 'dashboard-screenshots', { fullPage: false });
 }
 
 /** No console error, CSP violation, page error or request off this machine. */

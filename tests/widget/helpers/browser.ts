@@ -52,10 +52,15 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
 }
 
 /** Screenshots are kept under .data/<folder>/ (the CI artifact), one per state. */
-export async function screenshot(page: Page, name: string, folder = 'widget-screenshots'): Promise<string> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  folder = 'widget-screenshots',
+  { fullPage = true } = {},
+): Promise<string> {
   const dir = path.join(projectRoot, '.data', folder);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
