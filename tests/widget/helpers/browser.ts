@@ -1,16 +1,14 @@
-// Headless Chromium for the widget's tests and benchmark: the system's /usr/bin/chromium
+// Headless Chromium for the browser tests and benchmarks: the system's /usr/bin/chromium
 // driven by playwright-core (Playwright's own browser download is not used). Every launch
 // gets a fresh profile. Pages only reach 127.0.0.1, localhost and its subdomains (which
 // Chromium resolves to the loopback itself): any other request is aborted and recorded, so a
 // test can prove nothing (map tiles included) came from the internet.
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { projectRoot } from '../../../src/lib/project-root.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const chromiumAvailable = existsSync(CHROMIUM);
 
 export const CHROMIUM_ARGS = [
   '--headless',
