@@ -11,6 +11,13 @@ const MAX_ID = 2_147_483_647;
  */
 const CANONICAL_ID = /^[1-9][0-9]*$/;
 
+/** The id a query text writes canonically, or why it writes none. */
+function readQueryId(text: unknown): number | 'not an id' | 'too large' {
+  if (typeof text !== 'string' || !CANONICAL_ID.test(text)) return 'not an id';
+  const id = Number(text);
+  return id > MAX_ID ? 'too large' : id;
+}
+
 /**
  * A PostgreSQL integer id written in a query string, a path or a multipart field, with the
  * parameter named in its messages. A path id that fails it answers 404 (error handler).
@@ -21,16 +28,12 @@ const CANONICAL_ID = /^[1-9][0-9]*$/;
 export const queryIdSchema = (label: string) =>
   z
     .transform((text: unknown, ctx) => {
-      if (typeof text !== 'string' || !CANONICAL_ID.test(text)) {
-        ctx.issues.push({ code: 'custom', message: `The ${label} must be a positive integer.`, input: text });
-        return z.NEVER;
-      }
-      const id = Number(text);
-      if (id > MAX_ID) {
-        ctx.issues.push({ code: 'custom', message: `The ${label} is too large.`, input: text });
-        return z.NEVER;
-      }
-      return id;
+      const id = readQueryId(text);
+      if (typeof id === 'number') return id;
+      const message =
+        id === 'too large' ? `The ${label} is too large.` : `The ${label} must be a positive integer.`;
+      ctx.issues.push({ code: 'custom', message, input: text });
+      return z.NEVER;
     })
     .pipe(z.int().min(1).max(MAX_ID));
 
@@ -54,9 +57,8 @@ export const queryIdListSchema = (field: string, max: number) =>
         });
         return z.NEVER;
       }
-      if (
-        !parts.every((part) => typeof part === 'string' && CANONICAL_ID.test(part) && Number(part) <= MAX_ID)
-      ) {
+      const ids = parts.map(readQueryId);
+      if (!ids.every((id): id is number => typeof id === 'number')) {
         ctx.issues.push({
           code: 'custom',
           message: `The ${field} must be positive integers separated by commas.`,
@@ -64,7 +66,7 @@ export const queryIdListSchema = (field: string, max: number) =>
         });
         return z.NEVER;
       }
-      return [...new Set(parts.map(Number))];
+      return [...new Set(ids)];
     })
     .pipe(z.array(z.int().min(1).max(MAX_ID)).min(1).max(max));
 
