@@ -3,6 +3,7 @@
 // worker's supervisor sees the dead heartbeat, fails the pg-boss job so pg-boss retries it, and
 // the retry drafts the batch. A worker stopped gracefully (SIGTERM) hands its job back at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wireLocation } from './factories/ai-answers.ts';
 import { createUser, tokenFor } from './factories/users.ts';
 import { firstWorkspaceId } from './factories/workspaces.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai.ts';
@@ -32,20 +33,13 @@ const answers = {
   customer_description: 'Locals',
   source_notes: 'Crumbs, 1 Bread Street, Leeds LS1 1AA',
 };
-const crumbs = {
+const crumbs = wireLocation({
   name: 'Crumbs',
   address: '1 Bread Street',
   city: 'Leeds',
-  state: null,
   zip: 'LS1 1AA',
   country: 'United Kingdom',
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: [],
-};
+});
 
 describe('a worker that dies mid-job', () => {
   it('leaves a process that is retried and finishes, never one stuck running', async () => {

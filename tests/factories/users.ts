@@ -9,7 +9,7 @@ export const DEFAULT_PASSWORD = 'correct horse battery';
 let sequence = 0;
 
 /**
- * One argon2 hash a password, shared by the users given it: a hash costs about 0.14 s of CPU (as
+ * One argon2 hash per password, shared by the users given it: a hash costs about 0.14 s of CPU (as
  * it should), and the suite creates hundreds of users. Signing in still verifies it.
  */
 const hashes = new Map<string, Promise<string>>();
