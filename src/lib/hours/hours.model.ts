@@ -1,0 +1,79 @@
+// Opening hours as the API, the CSV import, the widget payload and the widget speak them
+// (docs/api.md, "Opening hours"). Every time is local wall-clock time in the location's own
+// IANA time zone; no instant is stored. Pure: the service and the widget share these rules.
+
+/** The days of the week in the order of a week editor and of the CSV columns hours_mon ... hours_sun. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/**
+ * One opening, `HH:MM-HH:MM` in local wall-clock time: `09:00-18:00`. A closing time not after
+ * the opening time runs past midnight (`19:00-02:00` opens on its day and closes on the next);
+ * `24:00` closes at the end of the day, so `00:00-24:00` is open all day. A zero-length
+ * interval (`09:00-09:00`) is refused.
+ */
+export type Interval = string;
+
+/**
+ * The regular week: a day that is missing means its hours are unknown, an empty list means
+ * closed. Intervals of a day are sorted and do not overlap; one past midnight is the day's last
+ * and does not overlap the next day's first.
+ */
+export type WeeklyHours = Partial<Record<Weekday, Interval[]>>;
+
+/**
+ * A dated exception as a location (or a holiday calendar) keeps it: from `date` through
+ * `end_date` (inclusive; absent or null: the one day), these intervals replace the regular
+ * hours of each day (an empty list: closed), with an optional label ("Christmas Eve").
+ */
+export interface SpecialHours {
+  date: string;
+  end_date?: string | null;
+  hours: Interval[];
+  label?: string | null;
+}
+
+/**
+ * A special day as the widget payload lists it, one per date, the range and the calendars
+ * already expanded: [date, intervals] or [date, intervals, label]. A location's own special
+ * hours win over its calendars'.
+ */
+export type SpecialDay = [date: string, hours: Interval[], label?: string];
+
+/** What the widget reads of a location to tell whether it is open (its payload's fields). */
+export interface OpeningSchedule {
+  time_zone: string | null;
+  hours: WeeklyHours | null;
+  /** Sorted by date, at most one per date. */
+  special_days?: SpecialDay[];
+  temporarily_closed: boolean;
+  /** The local date the location opens again (YYYY-MM-DD); null: not known. */
+  reopens_on: string | null;
+}
+
+/** Minutes after local midnight of an `HH:MM` (00:00 to 24:00), or undefined. */
+export function minutesOf(time: string): number | undefined {
+  const match = /^([01]\d|2[0-4]):([0-5]\d)$/.exec(time);
+  if (!match) return undefined;
+  const minutes = Number(match[1]) * 60 + Number(match[2]);
+  return minutes <= 24 * 60 ? minutes : undefined;
+}
+
+/** An interval's opening and closing minutes after its day's midnight; closing past 1440 runs into the next day. */
+export interface IntervalMinutes {
+  open: number;
+  close: number;
+}
+
+/**
+ * An interval's minutes (`19:00-02:00` is 1140 to 1560), or undefined when it is not
+ * `HH:MM-HH:MM`, opens at 24:00 or has no length.
+ */
+export function intervalMinutes(interval: string): IntervalMinutes | undefined {
+  const match = /^(\d\d:\d\d)-(\d\d:\d\d)$/.exec(interval);
+  if (!match) return undefined;
+  const open = minutesOf(match[1]!);
+  const close = minutesOf(match[2]!);
+  if (open === undefined || close === undefined || open === 24 * 60 || open === close) return undefined;
+  return { open, close: close > open ? close : close + 24 * 60 };
+}
