@@ -8,6 +8,12 @@
 // `CreateLocationInput`); the side a schema is not used on is left out of the document.
 // Kept in one list rather than beside each schema, so that the names a client sees read together.
 import { z } from 'zod';
+import {
+  specialHoursOutputSchema,
+  specialHoursSchema,
+  weeklyHoursOutputSchema,
+  weeklyHoursSchema,
+} from './lib/hours/hours.schemas.ts';
 import { errorResponseSchema } from './lib/schemas.ts';
 import { updateMeBodySchema } from './modules/account/account.schemas.ts';
 import { auditLogSchema } from './modules/admin/audit/audit.admin.schemas.ts';
@@ -107,6 +113,11 @@ export const namedSchemas: Record<string, z.ZodType> = {
   CreateLocation: createLocationBodySchema,
   UpdateLocation: updateLocationBodySchema,
   LocationImportResult: importResultSchema,
+  // Opening hours (docs/api.md, Opening hours): as answered, and as sent.
+  WeeklyHours: weeklyHoursOutputSchema,
+  SpecialHours: specialHoursOutputSchema,
+  SetWeeklyHours: weeklyHoursSchema,
+  SetSpecialHours: specialHoursSchema,
   BulkLocations: bulkLocationsBodySchema,
   BulkLocationsResult: bulkLocationsResultSchema,
   // Finders, their widget payload and its publishing

@@ -42,6 +42,9 @@ const columnTypes: Record<OwnFieldType, string[]> = {
   text: ['text'],
   float: ['double precision'],
   time: ['timestamp with time zone'],
+  boolean: ['boolean'],
+  weekly_hours: ['json'],
+  special_hours: ['json'],
 };
 
 describe('the fields of a location', () => {

@@ -1,6 +1,14 @@
 // Request and response shapes of /locations (docs/api.md, Location and Locations).
 
 import { z } from 'zod';
+import {
+  dateSchema,
+  specialHoursOutputSchema,
+  specialHoursSchema,
+  timeZoneSchema,
+  weeklyHoursOutputSchema,
+  weeklyHoursSchema,
+} from '../../lib/hours/hours.schemas.ts';
 import { paginationQuerySchema } from '../../lib/pagination.ts';
 import {
   binaryBodySchema,
@@ -59,6 +67,14 @@ const locationFields = {
     .optional()
     .or(z.literal('').transform(() => null)),
   website: optionalText('website', 2048),
+  /** IANA name; null or absent with coordinates: derived from them (docs/api.md, Opening hours). */
+  time_zone: timeZoneSchema.nullable().optional(),
+  /** The regular week; null: unknown. */
+  hours: weeklyHoursSchema.nullable().optional(),
+  special_hours: specialHoursSchema.nullable().optional(),
+  temporarily_closed: z.boolean({ error: 'The temporarily closed field must be true or false.' }).optional(),
+  /** The local date a temporary closure ends; only with temporarily_closed. */
+  reopens_on: dateSchema('reopens on date').nullable().optional(),
   /** Tag names; tags missing from the workspace are created. Replaces the location's tags. */
   tags: z
     .array(
@@ -126,6 +142,9 @@ const ownFieldSchemas = {
   text: () => z.string(),
   float: () => z.number(),
   time: () => z.string(),
+  boolean: () => z.boolean(),
+  weekly_hours: () => weeklyHoursOutputSchema,
+  special_hours: () => specialHoursOutputSchema,
 } satisfies Record<OwnFieldType, () => z.ZodType>;
 
 type OwnFieldSchema<F extends OwnField> = F extends { nullable: true }

@@ -15,6 +15,7 @@ import type { LocationFilter, LocationsRepository } from './locations.repository
 import { normalizeWebsite, WEBSITE_MESSAGE } from './locations.rules.ts';
 import type { CreateLocationBody, LocationPayload, UpdateLocationBody } from './locations.schemas.ts';
 import type { LocationRow, NewLocation } from './locations.table.ts';
+import { openingColumns } from './opening/locations.opening.ts';
 
 type Columns = Partial<NewLocation>;
 
@@ -50,10 +51,28 @@ export function createLocationsService({
   changes,
   onImageOrphaned,
 }: LocationsServiceDeps) {
-  /** Column values of the body; the relations (tags, sets, custom values) are written separately. */
-  function columnsOf(body: UpdateLocationBody, errors: FieldErrors): Columns {
-    const { tags: _tags, set_ids: _sets, custom_fields: _custom, external_id, ...fields } = body;
-    const columns: Columns = { ...fields };
+  /**
+   * Column values of the body over the location `before` (none when creating); the relations
+   * (tags, sets, custom values) are written separately.
+   */
+  function columnsOf(
+    body: UpdateLocationBody,
+    before: LocationRow | undefined,
+    errors: FieldErrors,
+  ): Columns {
+    const {
+      tags: _tags,
+      set_ids: _sets,
+      custom_fields: _custom,
+      external_id,
+      time_zone: _timeZone,
+      hours: _hours,
+      special_hours: _specialHours,
+      temporarily_closed: _closed,
+      reopens_on: _reopensOn,
+      ...fields
+    } = body;
+    const columns: Columns = { ...fields, ...openingColumns(body, before, errors) };
     if (external_id !== undefined) columns.externalId = external_id;
     if (typeof fields.website === 'string') {
       const website = normalizeWebsite(fields.website);
@@ -145,7 +164,7 @@ export function createLocationsService({
       await assertWorkspaceAccess(db, actor, body.workspace_id);
       const created = await db.transaction(async (tx) => {
         const errors: FieldErrors = {};
-        const columns = columnsOf(body, errors);
+        const columns = columnsOf(body, undefined, errors);
         const row = await locations.insert(
           { ...columns, title: body.title, workspaceId: body.workspace_id },
           tx,
@@ -162,7 +181,7 @@ export function createLocationsService({
       const location = await findAccessible(actor, id);
       const updated = await db.transaction(async (tx) => {
         const errors: FieldErrors = {};
-        const columns = columnsOf(body, errors);
+        const columns = columnsOf(body, location, errors);
         // Touch updated_at even when only relations change.
         await locations.update(id, { ...columns, updatedAt: new Date() }, tx);
         await writeRelations(tx, location, body, errors, false);

@@ -4,8 +4,19 @@
 // removes its associations. AI import items keep their row and lose the link (set null), and
 // analytics events keep the bare id (no foreign key, see analytics.table.ts).
 import { type SQL, sql } from 'drizzle-orm';
-import { doublePrecision, index, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  json,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.ts';
+import type { SpecialHours, WeeklyHours } from '../../lib/hours/hours.model.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 import { listedJsonHead, listedJsonTail } from './json/locations.listed-json.ts';
 import { sortKeyOf } from './list/locations.list-order.ts';
@@ -48,6 +59,20 @@ export const locationsTable = pgTable(
     imageUrl: text(),
     /** Storage key of the uploaded image, so it can be deleted (best effort) on replace or removal. */
     imageKey: text(),
+    // Opening hours (src/lib/hours, docs/api.md "Opening hours"). `json`, not `jsonb`: PostgreSQL
+    // keeps the text the service wrote (checked, days in week order, compact), which the
+    // listed JSON joins as it is.
+    /** IANA name; given, or derived from the coordinates (timeZoneDerived). */
+    timeZone: text(),
+    hours: json().$type<WeeklyHours>(),
+    specialHours: json().$type<SpecialHours[]>(),
+    temporarilyClosed: boolean().notNull().default(false),
+    /** YYYY-MM-DD: the local date a temporary closure ends. */
+    reopensOn: text(),
+    /** True when timeZone was derived from the coordinates rather than given. */
+    timeZoneDerived: boolean().notNull().default(false),
+    /** Why a derived timeZone needs a person's look (several zones, another country, at sea); null when it does not. */
+    timeZoneReview: text(),
     /**
      * Keyed by custom field definition name. Values stay when a definition is deleted or retyped
      * ("orphaned"; docs/api.md, Data model notes), so this is not constrained by the definitions.

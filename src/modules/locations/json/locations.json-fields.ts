@@ -7,8 +7,18 @@
 // (locations.repository.ts).
 import { type SQL, sql } from 'drizzle-orm';
 
-/** How an own field is written: a JSON integer, string, number or ISO 8601 string (timestamps). */
-export type OwnFieldType = 'integer' | 'text' | 'float' | 'time';
+/**
+ * How an own field is written: a JSON integer, string, number, ISO 8601 string (timestamps),
+ * boolean, or the JSON text of a `json` column as stored (opening hours: weekly or special).
+ */
+export type OwnFieldType =
+  | 'integer'
+  | 'text'
+  | 'float'
+  | 'time'
+  | 'boolean'
+  | 'weekly_hours'
+  | 'special_hours';
 
 export interface OwnField {
   /** The JSON key, which is also the column's name. */
@@ -47,8 +57,15 @@ export const LOCATION_FIELDS = {
     { key: 'email', type: 'text', nullable: true },
     { key: 'website', type: 'text', nullable: true },
     { key: 'image_url', type: 'text', nullable: true },
+    { key: 'time_zone', type: 'text', nullable: true },
+    { key: 'hours', type: 'weekly_hours', nullable: true },
+    { key: 'temporarily_closed', type: 'boolean' },
+    { key: 'reopens_on', type: 'text', nullable: true },
   ],
   tail: [
+    { key: 'special_hours', type: 'special_hours', nullable: true },
+    { key: 'time_zone_derived', type: 'boolean' },
+    { key: 'time_zone_review', type: 'text', nullable: true },
     { key: 'created_at', type: 'time' },
     { key: 'updated_at', type: 'time' },
   ],

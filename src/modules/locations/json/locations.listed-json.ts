@@ -64,6 +64,12 @@ function jsonValue(field: OwnField, column: string): string {
       return jsonFloat(column);
     case 'time':
       return jsonTime(column);
+    case 'boolean':
+      return `case when ${column} then 'true' else 'false' end`;
+    case 'weekly_hours':
+    case 'special_hours':
+      // A json column's text is what the service wrote: compact JSON.
+      return `coalesce(${column}::text, 'null')`;
   }
 }
 
