@@ -47,6 +47,7 @@ const SUB_FEATURES_BELOW_THEIR_MODULE = [
   'auth/two-factor',
   'locations/json',
   'locations/list',
+  'locations/opening',
   'place-search/providers',
 ];
 const below = `^src/modules/(${SUB_FEATURES_BELOW_THEIR_MODULE.join('|')})/`;

@@ -4,7 +4,6 @@
 // reopening date belongs to a temporary closure. Shared by the API's writes and the CSV import.
 import type { FieldErrors } from '../../../lib/errors.ts';
 import type { SpecialHours, WeeklyHours } from '../../../lib/hours/hours.model.ts';
-import type { LocationRow } from '../locations.table.ts';
 import { deriveTimeZone } from './locations.time-zone.ts';
 
 /** What a write says about a location's opening (undefined: not said, keep). */
@@ -29,18 +28,18 @@ export interface OpeningColumns {
   reopensOn?: string | null;
 }
 
-type Before = Pick<
-  LocationRow,
-  | 'lat'
-  | 'lng'
-  | 'country'
-  | 'timeZone'
-  | 'timeZoneDerived'
-  | 'hours'
-  | 'specialHours'
-  | 'temporarilyClosed'
-  | 'reopensOn'
->;
+/** What a write reads of the location it changes (a row of `locations`). */
+interface Before {
+  lat: number | null;
+  lng: number | null;
+  country: string | null;
+  timeZone: string | null;
+  timeZoneDerived: boolean;
+  hours: WeeklyHours | null;
+  specialHours: SpecialHours[] | null;
+  temporarilyClosed: boolean;
+  reopensOn: string | null;
+}
 
 const NOTHING: Before = {
   lat: null,
