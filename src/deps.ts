@@ -54,6 +54,8 @@ import {
   removePublishedFiles,
 } from './modules/finders/payload/finders.payload.service.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
+import { createHolidayCalendarsRepository } from './modules/holiday-calendars/holiday-calendars.repository.ts';
+import { createHolidayCalendarsService } from './modules/holiday-calendars/holiday-calendars.service.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
 import { createInvitesService } from './modules/invites/invites.service.ts';
 import { createLocationBulkService } from './modules/locations/bulk/locations.bulk.service.ts';
@@ -277,6 +279,11 @@ function createServices({
     tags: createTagsService({ db, tags: createTagsRepository(db), changes }),
     customFields: createCustomFieldsService({ db, customFields: createCustomFieldsRepository(db), changes }),
     maps: createMapsService({ db, maps: mapsRepository, changes }),
+    holidayCalendars: createHolidayCalendarsService({
+      db,
+      calendars: createHolidayCalendarsRepository(db),
+      changes,
+    }),
     finders: createFindersService({
       db,
       finders,

@@ -54,6 +54,11 @@ import {
   publicationInfoSchema,
   publishResultSchema,
 } from './modules/finders/payload/finders.payload.schemas.ts';
+import {
+  createHolidayCalendarBodySchema,
+  holidayCalendarSchema,
+  updateHolidayCalendarBodySchema,
+} from './modules/holiday-calendars/holiday-calendars.schemas.ts';
 import { invitePreviewSchema, inviteSchema } from './modules/invites/invites.schemas.ts';
 import {
   bulkLocationsBodySchema,
@@ -118,6 +123,9 @@ export const namedSchemas: Record<string, z.ZodType> = {
   SpecialHours: specialHoursOutputSchema,
   SetWeeklyHours: weeklyHoursSchema,
   SetSpecialHours: specialHoursSchema,
+  HolidayCalendar: holidayCalendarSchema,
+  CreateHolidayCalendar: createHolidayCalendarBodySchema,
+  UpdateHolidayCalendar: updateHolidayCalendarBodySchema,
   BulkLocations: bulkLocationsBodySchema,
   BulkLocationsResult: bulkLocationsResultSchema,
   // Finders, their widget payload and its publishing

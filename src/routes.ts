@@ -17,6 +17,7 @@ import {
   finderDetailsRoutes,
   finderPublishRoutes,
 } from './modules/finders/payload/finders.payload.routes.ts';
+import { holidayCalendarsRoutes } from './modules/holiday-calendars/holiday-calendars.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationBulkRoutes } from './modules/locations/bulk/locations.bulk.routes.ts';
 import { locationImageRoutes } from './modules/locations/image/locations.image.routes.ts';
@@ -47,6 +48,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(customFieldsRoutes, { prefix: '/custom-field-definitions', scope: memberScope });
   await app.register(customFieldsRoutes, { prefix: '/admin/custom-field-definitions', scope: adminScope });
 
+  await app.register(holidayCalendarsRoutes, { prefix: '/holiday-calendars' });
   await app.register(mapsRoutes, { prefix: '/maps' });
   await app.register(billingRoutes);
   await app.register(processesRoutes, { prefix: '/processes' });

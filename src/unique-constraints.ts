@@ -8,6 +8,7 @@
 // (random tokens, ids, provider event ids) or that no request names: a violation there is a
 // 409 `conflict`, logged, never a 500.
 import { createCustomFieldNameTakenError } from './modules/custom-fields/custom-fields.errors.ts';
+import { createHolidayCalendarNameTakenError } from './modules/holiday-calendars/holiday-calendars.errors.ts';
 import { createExternalIdTakenError } from './modules/locations/locations.errors.ts';
 import { createTagNameTakenError } from './modules/tags/tags.errors.ts';
 import { createEmailTakenError } from './modules/users/users.errors.ts';
@@ -19,6 +20,7 @@ export const uniqueConstraintErrors: UniqueConstraintErrors = {
   locations_workspace_external_id_unique: createExternalIdTakenError,
   tags_workspace_id_slug_unique: createTagNameTakenError,
   custom_field_definitions_workspace_id_name_unique: createCustomFieldNameTakenError,
+  holiday_calendars_workspace_name_unique: createHolidayCalendarNameTakenError,
   // Made by the service, never typed by a client.
   sessions_jti_unique: null,
   login_challenges_token_hash_unique: null,

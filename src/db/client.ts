@@ -4,7 +4,7 @@
 // Every wait on the database is bounded, so that while PostgreSQL is down a
 // request fails within seconds (503 through the error handler) instead of hanging, and the
 // first request after it is back succeeds.
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
@@ -80,6 +80,9 @@ export function rawRows(db: Executor | SqlClient, query: SQL): Promise<(Buffer |
     .unsafe(sql, params as postgres.ParameterOrJSON<never>[], { prepare: true })
     .raw();
 }
+
+/** Ids as one int[] parameter (one text, however many ids): Drizzle would bind an array as one parameter per id. */
+export const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::int[]`;
 
 /** Ids PostgreSQL wrote as one text, comma-separated (`string_agg`), read as bytes; none for null. */
 export const idsFromText = (bytes: Buffer | null | undefined): number[] =>

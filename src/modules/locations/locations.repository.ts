@@ -5,7 +5,7 @@
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { toCamelCase } from 'drizzle-orm/casing';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type Database, type Executor, idsFromText, rawRows } from '../../db/client.ts';
+import { type Database, type Executor, idArray, idsFromText, rawRows } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type IdRange, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
@@ -147,7 +147,7 @@ function windowStatement(db: Executor, filter: LocationFilter, order: ListOrder,
  * compare tag and set orders with the list's unstreamed form (tests/locations-lists.test.ts).
  */
 const batchJson = (ids: number[]) => sql`
-  with page as (select id, n from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as given(id, n)),
+  with page as (select id, n from unnest(${idArray(ids)}) with ordinality as given(id, n)),
   tag_json as (
     select t.id, ${tagJson('t')} as json, row_number() over (order by ${tagOrder('t')}) as rank
     from tags t

@@ -3,7 +3,7 @@
 // statement. The caller runs them in one transaction.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { type Executor, idsFromText, rawRows } from '../../../db/client.ts';
+import { type Executor, idArray, idsFromText, rawRows } from '../../../db/client.ts';
 import { setsTable } from '../../sets/sets.table.ts';
 import { tagsTable } from '../../tags/tags.table.ts';
 import { locationSetsTable, locationTagsTable } from '../locations.relations.table.ts';
@@ -12,9 +12,6 @@ import { locationsTable } from '../locations.table.ts';
 import type { BulkAction } from './locations.bulk.schemas.ts';
 
 const l = locationsTable;
-
-/** Ids as one array parameter (one text, however many). */
-const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::int[]`;
 
 /** The link table of each kind of target, and its column naming the target. */
 const LINKS = {

@@ -1,0 +1,7 @@
+// Errors of the holiday calendars module.
+import { createFieldError, createNotFoundError } from '../../lib/errors.ts';
+
+export const createHolidayCalendarNotFoundError = () => createNotFoundError('Holiday calendar not found.');
+
+export const createHolidayCalendarNameTakenError = () =>
+  createFieldError('name', 'A holiday calendar with this name already exists in the workspace.');

@@ -1,0 +1,162 @@
+// /holiday-calendars: a workspace's named lists of dated exceptions, assigned to locations and
+// sets; bad input with its field, another user's calendar 404, nothing half-written.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holidayCalendarsTable } from '../src/modules/holiday-calendars/holiday-calendars.table.ts';
+import { setsTable } from '../src/modules/sets/sets.table.ts';
+import { bearer, createUser, tokenFor } from './factories/users.ts';
+import { firstWorkspaceId } from './factories/workspaces.ts';
+import { createTestContext, type TestContext } from './helpers/app.ts';
+
+let ctx: TestContext;
+let token: string;
+let workspaceId: number;
+let strangerToken: string;
+let strangerWorkspaceId: number;
+let locationIds: number[];
+let setId: number;
+let strangerLocationId: number;
+
+const DAYS = [
+  { date: '2027-12-25', end_date: '2027-12-26', hours: [], label: 'Christmas' },
+  { date: '2027-12-24', hours: ['09:00-14:00'], label: 'Christmas Eve' },
+];
+
+const createLocation = async (as: string, ws: number) =>
+  (
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/locations',
+      headers: bearer(as),
+      payload: { workspace_id: ws, title: 'Store', time_zone: 'Europe/Berlin' },
+    })
+  ).json().id as number;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ env: { LOG_LEVEL: 'error' } });
+  const owner = await createUser(ctx.deps);
+  token = await tokenFor(ctx.deps, owner);
+  workspaceId = await firstWorkspaceId(ctx.deps, owner);
+  const stranger = await createUser(ctx.deps);
+  strangerToken = await tokenFor(ctx.deps, stranger);
+  strangerWorkspaceId = await firstWorkspaceId(ctx.deps, stranger);
+  locationIds = [await createLocation(token, workspaceId), await createLocation(token, workspaceId)];
+  strangerLocationId = await createLocation(strangerToken, strangerWorkspaceId);
+  const [set] = await ctx.deps.db.insert(setsTable).values({ workspaceId, name: 'Germany' }).returning();
+  setId = set!.id;
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, as = token) =>
+  ctx.app.inject({
+    method,
+    url: `/api/holiday-calendars${url}`,
+    headers: bearer(as),
+    payload: payload as object,
+  });
+const calendarCount = async () => (await ctx.deps.db.select().from(holidayCalendarsTable)).length;
+
+describe('holiday calendars', () => {
+  it('creates, reads, lists, updates and deletes a calendar with its assignments', async () => {
+    const created = await request('POST', '/', {
+      workspace_id: workspaceId,
+      name: ' Public holidays DE 2027 ',
+      days: DAYS,
+      location_ids: [locationIds[1], locationIds[0], locationIds[0]],
+      set_ids: [setId],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const calendar = created.json();
+    expect(calendar).toMatchObject({
+      workspace_id: workspaceId,
+      name: 'Public holidays DE 2027',
+      days: [
+        { date: '2027-12-24', end_date: null, hours: ['09:00-14:00'], label: 'Christmas Eve' },
+        { date: '2027-12-25', end_date: '2027-12-26', hours: [], label: 'Christmas' },
+      ],
+      location_ids: [...locationIds].sort((a, b) => a - b),
+      set_ids: [setId],
+    });
+    expect((await request('GET', `/${calendar.id}`)).json()).toEqual(calendar);
+    const listed = await request('GET', `/?workspace_id=${workspaceId}&limit=10`);
+    expect(listed.json()).toEqual([calendar]);
+    expect(listed.headers['x-total-count']).toBe('1');
+
+    const updated = (await request('PUT', `/${calendar.id}`, { location_ids: [], name: 'Feiertage' })).json();
+    expect(updated).toMatchObject({
+      name: 'Feiertage',
+      location_ids: [],
+      set_ids: [setId],
+      days: calendar.days,
+    });
+
+    expect((await request('DELETE', `/${calendar.id}`)).statusCode).toBe(204);
+    expect((await request('GET', `/${calendar.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses a second calendar of the same name in the workspace', async () => {
+    const first = await request('POST', '/', { workspace_id: workspaceId, name: 'Same', days: [] });
+    expect(first.statusCode).toBe(201);
+    const again = await request('POST', '/', { workspace_id: workspaceId, name: 'Same', days: [] });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors.name[0]).toMatch(/already exists/);
+  });
+
+  it.each([
+    [{ workspace_id: undefined, name: 'x', days: [] }, 'workspace_id', /required/],
+    [{ workspace_id: 0, name: 'x', days: [] }, 'workspace_id', /positive/],
+    [{ name: '', days: [] }, 'name', /required/],
+    [{ name: 'x' }, 'days', /list of entries/],
+    [{ name: 'x', days: [{ date: '2027-13-01', hours: [] }] }, 'days.0.date', /YYYY-MM-DD/],
+    [
+      { name: 'x', days: [{ date: '2027-12-24', hours: ['14:00-09:00', '10:00-11:00'] }] },
+      'days.0.hours.1',
+      /last of its day/,
+    ],
+    [{ name: 'x', days: [], location_ids: ['a'] }, 'location_ids.0', /integer|required/],
+    [{ name: 'x', days: [], location_ids: 'all' }, 'location_ids', /list of ids/],
+  ])('refuses %j on %s, writing nothing', async (payload, field, message) => {
+    const before = await calendarCount();
+    const res = await request('POST', '/', { workspace_id: workspaceId, ...payload });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors[field]?.[0], JSON.stringify(res.json().errors)).toMatch(message);
+    expect(await calendarCount()).toBe(before);
+  });
+
+  it('refuses locations and sets of another workspace, writing nothing', async () => {
+    const before = await calendarCount();
+    const res = await request('POST', '/', {
+      workspace_id: workspaceId,
+      name: 'Foreign',
+      days: [],
+      location_ids: [locationIds[0], strangerLocationId],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.location_ids[0]).toMatch(/workspace/);
+    expect(await calendarCount()).toBe(before);
+  });
+
+  it('answers 404 for another user’s calendar and workspace, whatever the method', async () => {
+    const mine = (await request('POST', '/', { workspace_id: workspaceId, name: 'Mine', days: [] })).json();
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const res = await request(
+        method,
+        `/${mine.id}`,
+        method === 'PUT' ? { name: 'Theirs' } : undefined,
+        strangerToken,
+      );
+      expect(res.statusCode, method).toBe(404);
+    }
+    expect((await request('GET', `/${mine.id}`)).json().name).toBe('Mine');
+    const foreignWorkspace = await request(
+      'POST',
+      '/',
+      { workspace_id: workspaceId, name: 'x', days: [] },
+      strangerToken,
+    );
+    expect(foreignWorkspace.statusCode).toBe(404);
+    const listed = await request('GET', `/?workspace_id=${workspaceId}`, undefined, strangerToken);
+    expect(listed.statusCode).toBe(404);
+  });
+});
