@@ -1,3 +1,6 @@
+-- Opening hours (src/lib/hours) and holiday calendars. The new columns are added before the
+-- stored JSON columns are written again, as those read them (drizzle-kit writes the drops and
+-- adds in the other order; reordered by hand).
 CREATE TABLE "holiday_calendar_locations" (
 	"calendar_id" integer NOT NULL,
 	"location_id" integer NOT NULL,
@@ -64,3 +67,34 @@ ALTER TABLE "holiday_calendars" ADD CONSTRAINT "holiday_calendars_workspace_id_w
 CREATE INDEX "holiday_calendar_locations_location_id_idx" ON "holiday_calendar_locations" USING btree ("location_id");--> statement-breakpoint
 CREATE INDEX "holiday_calendar_sets_set_id_idx" ON "holiday_calendar_sets" USING btree ("set_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "holiday_calendars_workspace_name_unique" ON "holiday_calendars" USING btree ("workspace_id","name");
+--> statement-breakpoint
+-- A location's special days as the widget payload lists them (src/lib/hours/hours.model.ts
+-- SpecialDay: ["2026-12-24",["09:00-14:00"],"Christmas Eve"]), as JSON text: each date from
+-- `first` through `last` that its own special hours or one of its holiday calendars names,
+-- once. Its own entry wins; then the calendars in the order of `calendar_ids`. The hours are
+-- the json text the service stored (compact). Read-only SQL, stable: it reads the calendars.
+CREATE FUNCTION lf_special_days(own json, calendar_ids int[], first date, last date) RETURNS text
+  LANGUAGE sql STABLE PARALLEL SAFE
+  AS $$
+  select coalesce('[' || string_agg('["' || to_char(day, 'YYYY-MM-DD') || '",' || hours
+      || coalesce(',' || to_json(label)::text, '') || ']', ',' order by day) || ']', '[]')
+  from (
+    select distinct on (day) day, hours, label
+    from (
+      select 0::bigint as rank, e.entry from json_array_elements(own) as e(entry)
+      union all
+      select u.pos, e.entry
+      from unnest(calendar_ids) with ordinality as u(id, pos)
+      join holiday_calendars hc on hc.id = u.id
+      cross join json_array_elements(hc.days) as e(entry)
+    ) entries
+    cross join lateral (
+      select d::date as day, (entry->'hours')::text as hours, nullif(entry->>'label', '') as label
+      from generate_series(
+        greatest((entry->>'date')::date, first),
+        least(coalesce((entry->>'end_date')::date, (entry->>'date')::date), last),
+        interval '1 day') as d
+    ) days
+    order by day, rank
+  ) chosen
+$$;

@@ -84,8 +84,14 @@ describe('the payload', () => {
       email: null,
       website: null,
       image_url: null,
+      // Derived from its coordinates.
+      time_zone: 'Europe/Berlin',
+      hours: null,
+      temporarily_closed: false,
+      reopens_on: null,
       tags: ['drive-thru', 'free-wi-fi'],
       sets: [scene.otherSetId],
+      special_days: [],
       custom_fields: { seats: 12, services: ['repair'] },
     });
     const third = payload.locations[2]!;
@@ -116,8 +122,13 @@ describe('the payload', () => {
         'email',
         'website',
         'image_url',
+        'time_zone',
+        'hours',
+        'temporarily_closed',
+        'reopens_on',
         'custom_fields',
         'sets',
+        'special_days',
         'tags',
       ]);
     }

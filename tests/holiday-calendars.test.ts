@@ -1,13 +1,18 @@
 // /holiday-calendars: a workspace's named lists of dated exceptions, assigned to locations and
 // sets; bad input with its field, another user's calendar 404, nothing half-written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finderLocationsTable } from '../src/modules/finders/finders.table.ts';
 import { holidayCalendarsTable } from '../src/modules/holiday-calendars/holiday-calendars.table.ts';
+import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { setsTable } from '../src/modules/sets/sets.table.ts';
+import type { UserRow } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
-import { firstWorkspaceId } from './factories/workspaces.ts';
+import { createWidgetFinder } from './factories/widget-finders.ts';
+import { createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
 let ctx: TestContext;
+let owner: UserRow;
 let token: string;
 let workspaceId: number;
 let strangerToken: string;
@@ -33,7 +38,7 @@ const createLocation = async (as: string, ws: number) =>
 
 beforeAll(async () => {
   ctx = await createTestContext({ env: { LOG_LEVEL: 'error' } });
-  const owner = await createUser(ctx.deps);
+  owner = await createUser(ctx.deps);
   token = await tokenFor(ctx.deps, owner);
   workspaceId = await firstWorkspaceId(ctx.deps, owner);
   const stranger = await createUser(ctx.deps);
@@ -158,5 +163,83 @@ describe('holiday calendars', () => {
     expect(foreignWorkspace.statusCode).toBe(404);
     const listed = await request('GET', `/?workspace_id=${workspaceId}`, undefined, strangerToken);
     expect(listed.statusCode).toBe(404);
+  });
+});
+
+describe('special days in the widget payload', () => {
+  /** The UTC date `days` from today, YYYY-MM-DD. */
+  const fromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  it('expands own special hours and calendars (direct and through sets) per date for 400 days, own first, then calendar order', async () => {
+    const ws = await createWorkspace(ctx.deps, owner, 'Chain');
+    const make = async (extra: Record<string, unknown> = {}) =>
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/locations',
+          headers: bearer(token),
+          payload: { workspace_id: ws, title: 'Store', time_zone: 'Europe/Berlin', ...extra },
+        })
+      ).json().id as number;
+    const withOwn = await make({ special_hours: [{ date: fromToday(12), hours: [], label: 'Own' }] });
+    const plain = await make();
+    const ownOnly = await make({
+      special_hours: [{ date: fromToday(3), end_date: fromToday(4), hours: ['10:00-12:00'] }],
+    });
+    const [set] = await ctx.deps.db.insert(setsTable).values({ workspaceId: ws, name: 'DE' }).returning();
+    await ctx.deps.db.insert(locationSetsTable).values({ setId: set!.id, locationId: withOwn });
+    const first = await request('POST', '/', {
+      workspace_id: ws,
+      name: 'A',
+      days: [
+        { date: fromToday(10), hours: [], label: 'Holiday A' },
+        { date: fromToday(11), end_date: fromToday(12), hours: ['10:00-14:00'] },
+      ],
+      set_ids: [set!.id],
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await request('POST', '/', {
+      workspace_id: ws,
+      name: 'B',
+      days: [
+        { date: fromToday(10), hours: ['09:00-12:00'], label: 'B' },
+        { date: fromToday(-30), hours: [] },
+        { date: fromToday(500), hours: [] },
+      ],
+      location_ids: [withOwn],
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    const finder = await createWidgetFinder(ctx.deps, ws);
+    await ctx.deps.db.insert(finderLocationsTable).values(
+      [withOwn, plain, ownOnly].map((locationId, sortOrder) => ({
+        finderId: finder.id,
+        locationId,
+        sortOrder,
+      })),
+    );
+    const payload = (await ctx.app.inject({ url: `/api/ext/finders/details/${finder.token}` })).json() as {
+      locations: { id: number; special_days: unknown[] }[];
+    };
+    const daysOf = (id: number) => payload.locations.find((location) => location.id === id)!.special_days;
+    expect(daysOf(withOwn)).toEqual([
+      [fromToday(10), [], 'Holiday A'],
+      [fromToday(11), ['10:00-14:00']],
+      [fromToday(12), [], 'Own'],
+    ]);
+    expect(daysOf(plain)).toEqual([]);
+    expect(daysOf(ownOnly)).toEqual([
+      [fromToday(3), ['10:00-12:00']],
+      [fromToday(4), ['10:00-12:00']],
+    ]);
+
+    // A calendar's change reaches the payload (the cache follows the workspace).
+    await request('PUT', `/${first.json().id}`, { set_ids: [] });
+    const after = (
+      await ctx.app.inject({ url: `/api/ext/finders/details/${finder.token}` })
+    ).json() as typeof payload;
+    expect(after.locations.find((location) => location.id === withOwn)!.special_days).toEqual([
+      [fromToday(10), ['09:00-12:00'], 'B'],
+      [fromToday(12), [], 'Own'],
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 // The finder payload the widget reads: the same JSON from the CDN's versioned file and from
 // GET /api/ext/finders/details/{token} (docs/api.md, "Widget: settings keys and behaviour").
+import type { SpecialDay, WeeklyHours } from '../lib/hours/hours.model.ts';
+
 export interface SettingEntry {
   key: string;
   value: unknown;
@@ -65,6 +67,12 @@ export interface FinderLocation {
   email?: string | null;
   website?: string | null;
   image_url?: string | null;
+  /** Opening hours (src/lib/hours/hours.model.ts); absent in payloads published before them. */
+  time_zone?: string | null;
+  hours?: WeeklyHours | null;
+  temporarily_closed?: boolean;
+  reopens_on?: string | null;
+  special_days?: SpecialDay[];
   tags: string[];
   sets: number[];
   custom_fields: Record<string, unknown>;

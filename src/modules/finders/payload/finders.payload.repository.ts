@@ -162,8 +162,24 @@ with ord as (
 ids as materialized (
   select ord.rn, ord.location_id,
     array(select lt.tag_id from location_tags lt where lt.location_id = ord.location_id) as tag_ids,
-    array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids
+    array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids,
+    -- Its holiday calendars, directly and through its sets, in calendar order (the first wins a date).
+    array(select hcl.calendar_id from holiday_calendar_locations hcl where hcl.location_id = ord.location_id
+      union
+      select hcs.calendar_id from location_sets ls join holiday_calendar_sets hcs on hcs.set_id = ls.set_id
+      where ls.location_id = ord.location_id
+      order by 1) as calendar_ids
   from ord
+),
+-- The special days' window: from yesterday in UTC (the day some zone is still in) for 400 days.
+special_window as materialized (
+  select (now() at time zone 'UTC')::date - 1 as first, (now() at time zone 'UTC')::date + 400 as last
+),
+-- Calendars, like tags and sets, come in a few combinations, each expanded once.
+calendar_combos as materialized (
+  select c.calendar_ids, case when cardinality(c.calendar_ids) = 0 then '[]'
+    else lf_special_days(null, c.calendar_ids, w.first, w.last) end as days
+  from (select distinct calendar_ids from ids) c cross join special_window w
 ),
 -- Locations share a few combinations of tags and of sets: each distinct combination is put in
 -- the document's order (locations.json-fields.ts payloadTags, payloadSets) and written as JSON
@@ -190,12 +206,17 @@ docs as (
     ${payloadLocationJson('loc', {
       custom_fields: sql`${shownCustomValues(sql.raw('loc.custom_values'), sql.raw('w.names'))}::text`,
       sets: sql.raw('sc.sets'),
+      // A location's own special hours are merged with its calendars' days; most have none.
+      special_days: sql.raw(`case when loc.special_hours is null then cc.days
+        else lf_special_days(loc.special_hours, ids.calendar_ids, sw.first, sw.last) end`),
       tags: sql.raw('tc.tags'),
     })} as doc
   from ids
   join tag_combos tc on tc.tag_ids = ids.tag_ids
   join set_combos sc on sc.set_ids = ids.set_ids
-  cross join lateral (select l.id, l.workspace_id, l.custom_values, l.listed_json_head
+  join calendar_combos cc on cc.calendar_ids = ids.calendar_ids
+  cross join special_window sw
+  cross join lateral (select l.id, l.workspace_id, l.custom_values, l.special_hours, l.listed_json_head
     from locations l where l.id = ids.location_id offset 0) loc
   cross join fdefs
   cross join lateral (select case when loc.workspace_id = ${finderWorkspaceId} then fdefs.names

@@ -5,7 +5,7 @@ import {
   PAYLOAD_FIELDS,
   PAYLOAD_RELATIONS,
   type PayloadFieldKey,
-  type Relation,
+  type PayloadRelation,
 } from '../../locations/json/locations.json-fields.ts';
 import { locationSchema } from '../../locations/locations.schemas.ts';
 import { refinementMatchModes, refinementOps } from '../finders.table.ts';
@@ -38,8 +38,13 @@ const payloadRelationSchemas = {
     .record(z.string(), z.unknown())
     .describe("Values named by a custom field definition of the location's workspace"),
   sets: z.array(z.int()).describe('Set ids, ascending'),
+  special_days: z
+    .array(z.tuple([z.string(), z.array(z.string())], z.string()))
+    .describe(
+      'Special days of the next 400 days by date: [date, intervals] or [date, intervals, label]; the location’s own special hours win over its holiday calendars',
+    ),
   tags: z.array(z.string()).describe('Tag slugs, by tag name then id'),
-} satisfies Record<Relation, z.ZodType>;
+} satisfies Record<PayloadRelation, z.ZodType>;
 
 /**
  * A location as the payload writes it: the API's own fields the payload shows (one list of them,

@@ -86,11 +86,23 @@ export const PAYLOAD_LEAD = [ID] as const;
 export const PAYLOAD_FIELDS = [...PAYLOAD_LEAD, ...LOCATION_FIELDS.head] as const;
 export type PayloadFieldKey = (typeof PAYLOAD_FIELDS)[number]['key'];
 
+/** What a location's JSON writes from other rows than its own. */
 export type Relation = 'tags' | 'sets' | 'custom_fields';
+/**
+ * The widget payload's relations: besides those, the special days of the next 400 days, its own
+ * special hours and its holiday calendars' expanded per date (lf_special_days, drizzle/0007),
+ * so that the widget needs no calendar logic.
+ */
+export type PayloadRelation = Relation | 'special_days';
 /** The relations in the API's order, between the head and the tail. */
 export const LIST_RELATIONS = ['tags', 'sets', 'custom_fields'] as const satisfies readonly Relation[];
 /** The relations in the widget payload's order, after the head: alphabetical. */
-export const PAYLOAD_RELATIONS = ['custom_fields', 'sets', 'tags'] as const satisfies readonly Relation[];
+export const PAYLOAD_RELATIONS = [
+  'custom_fields',
+  'sets',
+  'special_days',
+  'tags',
+] as const satisfies readonly PayloadRelation[];
 
 /** The order of a location's tags, and of a payload's, for tags aliased `t`: by name, then id. */
 export const tagOrder = (t: string) => sql.raw(`${t}.name, ${t}.id`);

@@ -21,6 +21,7 @@ import {
   type OwnField,
   PAYLOAD_LEAD,
   PAYLOAD_RELATIONS,
+  type PayloadRelation,
   type Relation,
   shownCustomValues,
 } from './locations.json-fields.ts';
@@ -130,7 +131,7 @@ const leadJson = (fields: readonly OwnField[], row: string) =>
     )
     .join(' || ');
 
-const relationsJson = (order: readonly Relation[], relations: Record<Relation, SQL>) =>
+const relationsJson = <R extends PayloadRelation>(order: readonly R[], relations: Record<R, SQL>) =>
   order.map((key) => sql`${sql.raw(`',"${key}":'`)} || ${relations[key]}`);
 
 /**
@@ -162,7 +163,7 @@ export const listedLocationJson = (row: string, relations: Record<Relation, SQL>
  * listed_json_head at least): the payload's lead, the stored head without the list's marks,
  * then the relations (texts the caller builds) and the closing brace.
  */
-export const payloadLocationJson = (row: string, relations: Record<Relation, SQL>): SQL =>
+export const payloadLocationJson = (row: string, relations: Record<PayloadRelation, SQL>): SQL =>
   sql.join(
     [
       sql.raw(`${leadJson(PAYLOAD_LEAD, row)} || ',' || ${unmarkedJson(`${row}.listed_json_head`)}`),
