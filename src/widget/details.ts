@@ -1,6 +1,6 @@
-// One location's details: title, image, address, distance, contact links (tel:, mailto:,
-// website), a directions link, the finder's custom fields under their labels, and its tags
-// and sets. Links that leave the page report a `click` event.
+// One location's details: a back button, title, image, address, distance, contact links
+// (tel:, mailto:, website), a directions link, the finder's custom fields under their labels,
+// and its tags and sets. Links that leave the page report a `click` event.
 import { h, isolated, safeHttpUrl, telHref, uniqueId } from './dom.ts';
 import type { MessageKey, Translate } from './i18n.ts';
 import type { CustomFieldDefinition, FinderLocation, FinderPayload } from './types.ts';
@@ -125,14 +125,15 @@ export function renderDetails(location: FinderLocation, context: DetailsContext)
   const heading = h('h2', { id: headingId, class: 'lf-details-title', tabindex: '-1' }, [
     isolated(location.title),
   ]);
-  const close = h('button', { type: 'button', class: 'lf-button lf-close' }, [
-    h('span', { 'aria-hidden': 'true' }, ['× ']),
-    t('closeDetails'),
+  // Before the heading, where a phone's back button is: the panel covers the results.
+  const back = h('button', { type: 'button', class: 'lf-button lf-back' }, [
+    h('span', { 'aria-hidden': 'true' }, ['‹ ']),
+    t('backToResults'),
   ]);
-  close.addEventListener('click', context.onClose);
+  back.addEventListener('click', context.onClose);
 
   const element = h('article', { class: 'lf-details', 'aria-labelledby': headingId }, [
-    h('div', { class: 'lf-details-head' }, [heading, close]),
+    h('div', { class: 'lf-details-head' }, [back, heading]),
     distance ? h('p', { class: 'lf-distance' }, [isolated(t('distance', { distance }))]) : null,
     image
       ? h('img', {

@@ -1,6 +1,8 @@
 // The filter controls: a disclosure button and a panel of checkbox groups for the finder's
 // tags, sets and advanced refinements. Checking a box edits the shared selection and asks
-// the view to update; the button counts the active filters.
+// the view to update; the button counts the active filters. The panel ends with "Show N
+// locations", which narrow layouts show (the panel covers the results there) to close it and
+// go back to the list; Escape closes it from anywhere inside, focus back on the button.
 import { h, uniqueId } from './dom.ts';
 import { type FilterSelection, replaceSelection, selectionSize } from './filter.ts';
 import type { Translate } from './i18n.ts';
@@ -11,6 +13,8 @@ export interface FiltersPanel {
   panel: HTMLElement;
   /** Re-reads the selection (after a deep link or "clear") into the checkboxes. */
   sync(): void;
+  /** The number of results the current selection gives, for "Show N locations". */
+  setCount(count: number): void;
 }
 
 export function createFiltersPanel(options: {
@@ -19,8 +23,12 @@ export function createFiltersPanel(options: {
   tagMode: 'any' | 'all';
   selection: FilterSelection;
   onChange(): void;
+  /** The panel opened or closed. */
+  onToggle(open: boolean): void;
+  /** "Show N locations" closed the panel: the results are wanted. */
+  onDone(): void;
 }): FiltersPanel | undefined {
-  const { payload, t, tagMode, selection, onChange } = options;
+  const { payload, t, tagMode, selection, onChange, onToggle, onDone } = options;
   const groups: {
     legend: string;
     hint?: string;
@@ -86,11 +94,27 @@ export function createFiltersPanel(options: {
     onChange();
   });
 
-  const element = h('div', { id: panelId, class: 'lf-filters' }, [...fieldsets, clear]);
+  const done = h('button', { type: 'button', class: 'lf-button lf-button--primary lf-filters-done' });
+
+  const element = h('div', { id: panelId, class: 'lf-filters' }, [
+    ...fieldsets,
+    h('div', { class: 'lf-filters-footer' }, [clear, done]),
+  ]);
   element.hidden = true;
-  toggle.addEventListener('click', () => {
-    element.hidden = !element.hidden;
-    toggle.setAttribute('aria-expanded', String(!element.hidden));
+  const setOpen = (open: boolean) => {
+    element.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    onToggle(open);
+  };
+  toggle.addEventListener('click', () => setOpen(element.hidden));
+  done.addEventListener('click', () => {
+    setOpen(false);
+    onDone();
+  });
+  element.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    setOpen(false);
+    toggle.focus();
   });
 
   const panel: FiltersPanel = {
@@ -99,6 +123,9 @@ export function createFiltersPanel(options: {
     sync() {
       for (const box of boxes) box.input.checked = box.set.has(box.value);
       updateToggle();
+    },
+    setCount(count) {
+      done.textContent = t('showResults', { count });
     },
   };
   panel.sync();

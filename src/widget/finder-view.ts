@@ -1,10 +1,16 @@
 // One widget in one container: an open shadow root holding the search, the filters, the
-// result list, the details card and the map, kept in step with each other and with the URL
+// result list, the details panel and the map, kept in step with each other and with the URL
 // hash. State lives here; the modules it uses only draw and report. Everything the view holds
 // on the page is registered in its lifetime (lifetime.ts), which ends when the container leaves
 // the document; the shadow root is then emptied, ready for a mount if the container returns.
 // The map arrives later than the rest: its code is a second file (map-loader.ts), and the view
 // brings it up to date with the results, search position and selection of the moment.
+//
+// The layout follows the container's width, not the window's (widget.css): wide, the list and
+// the map side by side, the details over the list; narrow, the list or the map (the view
+// toggle), the details or the filters over them. What is covered is hidden by visibility, so
+// the list keeps its scroll position and the map its size; closing the details gives focus
+// back to the row or the marker that opened them.
 
 import { ensureContrast, tint } from '../lib/color-contrast.ts';
 import { createTracker, type Tracker } from './analytics.ts';
@@ -25,6 +31,7 @@ import { createPlaceSearch } from './places.ts';
 import { createSearchBox } from './search-box.ts';
 import { parseSettings } from './settings.ts';
 import type { FinderLocation, FinderPayload, Origin } from './types.ts';
+import { createViewToggle, type ResultsView } from './view-toggle.ts';
 import { VirtualList } from './virtual-list.ts';
 import widgetCss from './widget.css';
 
@@ -130,6 +137,10 @@ function createFinderView(
   let results: number[] = [];
   let selected: number | null = null;
   let ready = false;
+  /** The view shown in narrow layouts. */
+  let view: ResultsView = 'list';
+  /** Where the open details came from, to give focus back to. */
+  let returnTo: ResultsView = 'list';
 
   // The DOM.
   const status = h('p', { class: 'lf-status', role: 'status' });
@@ -155,7 +166,7 @@ function createFinderView(
     },
     onActivate(position) {
       const i = results[position];
-      if (i !== undefined) select(i, { focusDetails: true, track: true });
+      if (i !== undefined) select(i, { focusDetails: true, track: true, from: 'list' });
     },
     lifetime,
   });
@@ -207,7 +218,15 @@ function createFinderView(
     tagMode: settings.tagFilterMode,
     selection,
     onChange: () => update(),
+    onToggle: (open) => root.classList.toggle('lf-root--filters', open),
+    onDone() {
+      showView('list');
+      if (results.length > 0) list.focusIndex(0);
+      else filters?.toggle.focus();
+    },
   });
+
+  const viewToggle = settings.showMap ? createViewToggle(t, showView) : null;
 
   const mapElement = settings.showMap
     ? // A group, not a landmark: two widgets on a page would otherwise have two identical ones.
@@ -227,10 +246,11 @@ function createFinderView(
         h('div', { class: 'lf-controls' }, [
           search.element,
           h('div', { class: 'lf-actions' }, [locate, filters?.toggle]),
-          filters?.panel,
-          status,
+          h('div', { class: 'lf-bar' }, [status, viewToggle?.element]),
         ]),
-        h('div', { class: 'lf-body' }, [details, list.element, empty]),
+        // The filters in the body: narrow layouts lay them over the results.
+        h('div', { class: 'lf-body' }, [filters?.panel, list.element, empty]),
+        details,
       ]),
       mapElement,
     ],
@@ -251,7 +271,7 @@ function createFinderView(
       settings,
       t,
       reducedMotion,
-      onSelect: (i) => select(i, { focusDetails: true, track: true }),
+      onSelect: (i) => select(i, { focusDetails: true, track: true, from: 'map' }),
       lifetime,
     });
     map.setResults(results);
@@ -288,6 +308,7 @@ function createFinderView(
   function update(): void {
     results = filter.apply(selection, order);
     list.setCount(results.length);
+    filters?.setCount(results.length);
     empty.hidden = results.length > 0;
     status.textContent = origin
       ? t('resultsNear', { count: results.length, place: origin.label })
@@ -315,18 +336,31 @@ function createFinderView(
     map?.setOrigin(next, results);
   }
 
+  function showView(next: ResultsView): void {
+    view = next;
+    viewToggle?.set(next);
+    root.classList.toggle('lf-root--map-view', next === 'map');
+  }
+
   function closeDetails(): void {
     const previous = selected;
     selected = null;
     details.replaceChildren();
+    root.classList.remove('lf-root--details');
     list.refresh();
     map?.setSelected(null);
     writeHash();
-    const position = previous === null ? -1 : results.indexOf(previous);
+    if (previous === null) return;
+    if (returnTo === 'map') {
+      // The marker is drawn again by setSelected; clustered or out of view, the map itself.
+      if (!map?.focusMarker(previous)) mapElement?.focus();
+      return;
+    }
+    const position = results.indexOf(previous);
     if (position >= 0) list.focusIndex(position);
   }
 
-  function select(i: number, how: { focusDetails: boolean; track: boolean }): void {
+  function select(i: number, how: { focusDetails: boolean; track: boolean; from?: ResultsView }): void {
     const location = locations[i];
     if (!location) return;
     selected = i;
@@ -341,6 +375,9 @@ function createFinderView(
       onLinkClick: (clicked) => tracker.track('click', { location_id: clicked.id }),
     });
     details.replaceChildren(card);
+    details.scrollTop = 0;
+    root.classList.add('lf-root--details');
+    returnTo = how.from ?? view;
     const position = results.indexOf(i);
     if (position >= 0) list.scrollToIndex(position);
     list.refresh();

@@ -42,6 +42,8 @@ export interface MapView {
   setSelected(index: number | null): void;
   /** Marks the search position and frames it with the nearest results. */
   setOrigin(origin: Origin | null, nearest: readonly number[]): void;
+  /** Focuses the location's marker; false when it is not drawn on its own (clustered, out of view). */
+  focusMarker(index: number): boolean;
 }
 
 export interface MapViewOptions {
@@ -125,6 +127,8 @@ export function createMapView(options: MapViewOptions): MapView {
   tileLayer(settings.tileUrl, { attribution: attributionHtml(settings), maxZoom: 19 }).addTo(map);
 
   const markers = layerGroup().addTo(map);
+  /** The single markers drawn now, by location index. */
+  const singles = new Map<number, Marker>();
   const originLayer = layerGroup().addTo(map);
   const projected = projectLocations(locations);
   let shown: readonly number[] | undefined;
@@ -179,6 +183,7 @@ export function createMapView(options: MapViewOptions): MapView {
       CLUSTER_MAX_ZOOM,
     );
     markers.clearLayers();
+    singles.clear();
     for (const { x, y, members } of clusters) {
       const position = map.unproject([x, y], zoom);
       if (members.length > 1) {
@@ -194,6 +199,7 @@ export function createMapView(options: MapViewOptions): MapView {
           riseOnHover: true,
         });
         onActivate(single, () => onSelect(i)).addTo(markers);
+        singles.set(i, single);
       }
     }
     if (!drawn) {
@@ -270,6 +276,12 @@ export function createMapView(options: MapViewOptions): MapView {
         if (hasPosition(location)) points.push(location);
       }
       frame(boundsOf(points));
+    },
+
+    focusMarker(i) {
+      const element = singles.get(i)?.getElement();
+      element?.focus();
+      return element !== undefined;
     },
   };
 }

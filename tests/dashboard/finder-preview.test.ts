@@ -94,6 +94,8 @@ describe('the finder preview', () => {
     const { page } = opened;
     await page.getByRole('heading', { name: 'Preview' }).waitFor();
     for (const title of ['Alpha Roasters', 'Beta Beans', 'Gamma Grind']) await previewShows(page, title);
+    // The frame is as narrow as a phone: the widget shows its list, and its map on a press.
+    await page.frameLocator(FRAME).getByRole('button', { name: 'Map', exact: true }).click();
     await page.frameLocator(FRAME).locator('img.leaflet-tile-loaded').first().waitFor();
     expect(await previewColour(page)).toBe('#1d4ed8');
     await expectAccessible(page, 'finder-preview');

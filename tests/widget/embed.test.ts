@@ -221,7 +221,7 @@ describe('languages and direction', () => {
 
     await page.getByRole('button', { name: /^Berlin Mitte/ }).click();
     await page.getByRole('heading', { name: 'Berlin Mitte' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Details schließen' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Zurück zu den Ergebnissen' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: /^Route planen/ }).isVisible()).toBe(true);
     expect(await page.getByText('Telefon', { exact: true }).isVisible()).toBe(true);
     await checkState(page, 'i18n-german-rtl-details');
