@@ -162,9 +162,13 @@ const finderRoute = createRoute({
 const organizeRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'organize',
-  validateSearch: (search: Record<string, unknown>): WorkspaceSearch & { tab?: OrganizeTab } => ({
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): WorkspaceSearch & { tab?: OrganizeTab; calendar?: number } => ({
     workspace: id(search.workspace),
     tab: ORGANIZE_TABS.includes(search.tab as OrganizeTab) ? (search.tab as OrganizeTab) : undefined,
+    // The holiday calendar open in its editor.
+    calendar: id(search.calendar),
   }),
   component: lazyRouteComponent(() => import('./organize/organize-screen.tsx'), 'OrganizeScreen'),
 });

@@ -53,11 +53,18 @@ export function apiErrorOf(response: Response, body: unknown): ApiError {
   );
 }
 
-/** Worth a retry without changing anything: the service or the network was briefly unavailable. */
+/**
+ * What the service would refuse, found before sending (the service's own rules run in the
+ * browser): a 422 of the same shape, so the form shows it as it shows the service's.
+ */
+export const refusedBeforeSending = (fields: FieldErrors) =>
+  new ApiError(422, 'validation_failed', 'The form has errors.', fields);
+
 /** A 422: its errors belong beside their fields. */
 export const isValidationError = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status === 422;
 
+/** Worth a retry without changing anything: the service or the network was briefly unavailable. */
 export const isTransient = (error: unknown) =>
   error instanceof NetworkError ||
   (error instanceof ApiError && (error.status === 503 || error.status === 502));

@@ -5,28 +5,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components/Button';
-import { ComboBox } from 'react-aria-components/ComboBox';
-import { Input } from 'react-aria-components/Input';
-import { Label } from 'react-aria-components/Label';
-import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
-import { Popover } from 'react-aria-components/Popover';
-import { Text } from 'react-aria-components/Text';
 import { api, withTotal } from '../api/client.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
+import type { LocationSummary } from '../locations/location-lookup.ts';
+import { LocationSearchBox, PickedLocationList } from '../locations/location-picks.tsx';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
-import {
-  type FinderLocation,
-  MAX_FINDER_LOCATIONS,
-  refusalText,
-  sourceKeys,
-  useLocationSearch,
-  useLocationsById,
-} from './use-finder-sources.ts';
+import { MAX_FINDER_LOCATIONS, refusalText, sourceKeys } from './use-finder-sources.ts';
 import { type Finder, finderKeys, useUpdateFinder } from './use-finders.ts';
 
-/** Locations shown a page at a time (read in one request, at most MAX_LISTED_IDS of GET /locations). */
-const PAGE = 25;
 /** The largest page GET /locations gives. */
 const LIST_PAGE = 1000;
 
@@ -45,8 +32,6 @@ async function workspaceLocationIds(workspaceId: number, total: number): Promise
   );
   return pages.flat();
 }
-
-const place = (location: FinderLocation) => [location.address, location.city].filter(Boolean).join(', ');
 
 export function FinderOwnLocations({ finder }: { finder: Finder }) {
   const queryClient = useQueryClient();
@@ -89,7 +74,7 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
     },
   });
 
-  const add = (location: FinderLocation) => {
+  const add = (location: LocationSummary) => {
     const next = Math.max(-1, ...entries.map((entry) => entry.sort_order)) + 1;
     run(
       [...entries, { location_id: location.id, sort_order: next }],
@@ -106,8 +91,20 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
     <section aria-labelledby="finder-own-locations">
       <h3 id="finder-own-locations">{t('finder_sources.own')}</h3>
       <p>{t('finder_locations.count', { count: formatNumber(entries.length) })}</p>
-      <OwnList entries={entries} onRemove={remove} disabled={update.isPending} />
-      <AddLocation finder={finder} full={full} onAdd={add} />
+      <PickedLocationList
+        ids={entries.map((entry) => entry.location_id)}
+        label={t('finder_sources.own')}
+        empty={t('finder_sources.own_none')}
+        onRemove={remove}
+        disabled={update.isPending}
+      />
+      <LocationSearchBox
+        workspaceId={finder.workspace_id}
+        chosen={new Set(entries.map((entry) => entry.location_id))}
+        isDisabled={full}
+        description={full ? t('finder_sources.full', { max: formatNumber(MAX_FINDER_LOCATIONS) }) : undefined}
+        onPick={add}
+      />
       <div className="actions">
         {entries.length > 0 && (
           <ConfirmButton
@@ -149,128 +146,5 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
         {done}
       </p>
     </section>
-  );
-}
-
-function OwnList({
-  entries,
-  onRemove,
-  disabled,
-}: {
-  entries: Entry[];
-  onRemove: (id: number, name: string) => void;
-  disabled: boolean;
-}) {
-  const [page, setPage] = useState(0);
-  const pages = Math.max(1, Math.ceil(entries.length / PAGE));
-  // A removal can empty the last page: the one before is shown then.
-  const shown = Math.min(page, pages - 1);
-  const ids = entries.slice(shown * PAGE, (shown + 1) * PAGE).map((entry) => entry.location_id);
-  const details = useLocationsById(ids);
-
-  if (entries.length === 0) return <p className="empty">{t('finder_sources.own_none')}</p>;
-  if (details.error) return <ErrorNotice error={details.error} onRetry={() => void details.refetch()} />;
-  if (!details.data) return <p role="status">{t('app.loading')}</p>;
-  const byId = new Map(details.data.map((row) => [row.id, row]));
-  return (
-    <>
-      <ul className="named-list" aria-label={t('finder_sources.own')}>
-        {ids.map((id) => {
-          const location = byId.get(id);
-          // While the next page loads, the last page's names stand in: a location missing from
-          // them is still loading, not deleted.
-          const loading = !location && details.isPlaceholderData;
-          const name = location?.title ?? (loading ? t('app.loading') : t('finder_sources.gone', { id }));
-          return (
-            <li key={id}>
-              <span className="named-name">
-                {name}
-                {location && place(location) && <span className="muted"> · {place(location)}</span>}
-              </span>
-              <Button
-                className="button"
-                aria-label={t('finder_sources.remove_one', { name })}
-                isDisabled={disabled || loading}
-                onPress={() => onRemove(id, name)}
-              >
-                {t('finder_sources.remove')}
-              </Button>
-            </li>
-          );
-        })}
-      </ul>
-      {pages > 1 && (
-        <nav className="actions" aria-label={t('finder_sources.pages')}>
-          <Button className="button" isDisabled={shown === 0} onPress={() => setPage(shown - 1)}>
-            {t('finder_sources.previous')}
-          </Button>
-          <span>
-            {t('finder_sources.page', {
-              from: formatNumber(shown * PAGE + 1),
-              to: formatNumber(Math.min(entries.length, (shown + 1) * PAGE)),
-              count: formatNumber(entries.length),
-            })}
-          </span>
-          <Button className="button" isDisabled={shown >= pages - 1} onPress={() => setPage(shown + 1)}>
-            {t('finder_sources.next')}
-          </Button>
-        </nav>
-      )}
-    </>
-  );
-}
-
-function AddLocation({
-  finder,
-  full,
-  onAdd,
-}: {
-  finder: Finder;
-  full: boolean;
-  onAdd: (location: FinderLocation) => void;
-}) {
-  const [typed, setTyped] = useState('');
-  const search = useLocationSearch(finder.workspace_id, typed);
-  const listed = new Set(finder.locations.map((entry) => entry.location_id));
-  const options = (search.data ?? []).filter((location) => !listed.has(location.id));
-  return (
-    <>
-      <ComboBox
-        className="field"
-        inputValue={typed}
-        onInputChange={setTyped}
-        // The text typed stays when the suggestions close (a scroll closes them), so the search
-        // goes on where it was.
-        allowsCustomValue
-        items={options}
-        isDisabled={full}
-        onSelectionChange={(key) => {
-          const location = options.find((option) => option.id === Number(key));
-          if (location) {
-            setTyped('');
-            onAdd(location);
-          }
-        }}
-      >
-        <Label>{t('finder_sources.add')}</Label>
-        <Input />
-        <Text slot="description">
-          {full
-            ? t('finder_sources.full', { max: formatNumber(MAX_FINDER_LOCATIONS) })
-            : t('finder_sources.add_hint')}
-        </Text>
-        <Popover>
-          <ListBox>
-            {(location: FinderLocation) => (
-              <ListBoxItem id={location.id} textValue={location.title}>
-                {location.title}
-                {place(location) && <span className="muted"> · {place(location)}</span>}
-              </ListBoxItem>
-            )}
-          </ListBox>
-        </Popover>
-      </ComboBox>
-      {search.error && <ErrorNotice error={search.error} onRetry={() => void search.refetch()} />}
-    </>
   );
 }

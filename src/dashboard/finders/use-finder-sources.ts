@@ -1,26 +1,22 @@
 // Where a finder's locations come from, as its Locations tab reads and changes them: its backing
-// map (whose sets, the product's categories, and direct locations it also shows), how many
-// locations it shows in all, the details of its own locations by id, and a search of the
-// workspace's locations to add one.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// map (whose sets, the product's categories, and direct locations it also shows) and how many
+// locations it shows in all. Its own locations are read and searched as every picked list's
+// (locations/location-lookup.ts).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, withTotal } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { components } from '../api/schema.gen.ts';
 import { errorText } from '../ui/error-notice.tsx';
 
 export type BackingMap = components['schemas']['Map'];
-export type FinderLocation = components['schemas']['Location'];
 
 export const sourceKeys = {
   map: (mapId: number) => ['maps', 'one', mapId] as const,
   shown: (finderId: number) => ['locations', 'finder', finderId, 'total'] as const,
-  search: (workspaceId: number, q: string) => ['locations', workspaceId, 'search', q] as const,
 };
 
 /** The most locations a finder lists of its own (PUT /finders/{id}). */
 export const MAX_FINDER_LOCATIONS = 10_000;
-/** How many suggestions the add search offers. */
-const SUGGESTIONS = 20;
 
 export function useBackingMap(mapId: number | undefined) {
   return useQuery({
@@ -52,34 +48,6 @@ export function useShownTotal(finderId: number) {
     queryFn: async () =>
       withTotal(await api.GET('/api/locations', { params: { query: { finder_id: finderId, limit: 1 } } }))
         .total,
-  });
-}
-
-/**
- * The details of a page of the finder's own locations, in one list request by their ids; one
- * deleted meanwhile is simply not among them.
- */
-export function useLocationsById(ids: number[]) {
-  return useQuery({
-    queryKey: ['locations', 'ids', ids],
-    placeholderData: keepPreviousData,
-    enabled: ids.length > 0,
-    queryFn: async ({ signal }) =>
-      unwrap(await api.GET('/api/locations', { params: { query: { ids } }, signal })),
-  });
-}
-
-export function useLocationSearch(workspaceId: number, q: string) {
-  const text = q.trim();
-  return useQuery({
-    queryKey: sourceKeys.search(workspaceId, text),
-    placeholderData: keepPreviousData,
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/locations', {
-          params: { query: { workspace_id: workspaceId, q: text || undefined, limit: SUGGESTIONS } },
-        }),
-      ),
   });
 }
 

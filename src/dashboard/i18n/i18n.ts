@@ -23,3 +23,10 @@ const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 
 export const formatDateTime = (iso: string) => dates.format(new Date(iso));
 const days = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
 export const formatDate = (iso: string) => days.format(new Date(iso));
+// A wall-clock time of no particular day (an opening hour, HH:MM) in the locale's manner:
+// formatted as that time of a fixed day in UTC, so no time zone moves it.
+const clock = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+export const formatClock = (time: string) => {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  return clock.format(Date.UTC(2000, 0, 1, hours, minutes));
+};

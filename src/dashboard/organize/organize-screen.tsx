@@ -1,6 +1,7 @@
-// What a workspace's locations are sorted by: tags, categories (the API's sets) and custom
-// fields, one tab each (the tab is in the address).
+// What a workspace's locations are sorted by: tags, categories (the API's sets), custom
+// fields and holiday calendars, one tab each (the tab, and an open calendar, in the address).
 import { useNavigate, useSearch } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components/Tabs';
 import { api, unwrap } from '../api/client.ts';
 import { t } from '../i18n/i18n.ts';
@@ -11,6 +12,12 @@ import { chosenWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts'
 import { CustomFieldsPanel } from './custom-fields-panel.tsx';
 import { NamedList } from './named-list.tsx';
 import { ORGANIZE_TABS, type OrganizeTab } from './tabs.ts';
+
+// The calendars' editors (special days, a location search) are a chunk of their own, loaded
+// with their tab: the other tabs stay as small as they were.
+const HolidayCalendarsPanel = lazy(() =>
+  import('./holiday-calendars-panel.tsx').then((module) => ({ default: module.HolidayCalendarsPanel })),
+);
 
 export function OrganizeScreen() {
   const search = useSearch({ from: '/app/organize' });
@@ -25,6 +32,7 @@ export function OrganizeScreen() {
     tags: t('organize.tab.tags'),
     categories: t('organize.tab.categories'),
     fields: t('organize.tab.fields'),
+    calendars: t('organize.tab.calendars'),
   };
   return (
     <>
@@ -32,7 +40,10 @@ export function OrganizeScreen() {
       <Tabs
         selectedKey={search.tab ?? 'tags'}
         onSelectionChange={(key) =>
-          void navigate({ search: (previous) => ({ ...previous, tab: key as OrganizeTab }), replace: true })
+          void navigate({
+            search: (previous) => ({ ...previous, tab: key as OrganizeTab, calendar: undefined }),
+            replace: true,
+          })
         }
       >
         <TabList aria-label={title} className="tab-list">
@@ -50,6 +61,11 @@ export function OrganizeScreen() {
         </TabPanel>
         <TabPanel id="fields" className="tab-panel">
           <FieldsPanel workspaceId={workspace.id} />
+        </TabPanel>
+        <TabPanel id="calendars" className="tab-panel">
+          <Suspense fallback={<p role="status">{t('app.loading')}</p>}>
+            <HolidayCalendarsPanel workspaceId={workspace.id} calendarId={search.calendar} />
+          </Suspense>
         </TabPanel>
       </Tabs>
     </>

@@ -60,15 +60,23 @@ export function Form({ onSubmit, error, children, label }: FormProps) {
 interface FieldProps extends Omit<TextFieldProps, 'children'> {
   label: string;
   description?: string;
+  /** Messages placed by the screen (useErrorsAt), for a field whose name is no error path. */
+  errors?: string[];
+  /** The field's look beyond .field (a time input's narrower box). */
+  className?: string;
 }
 
-export function Field({ label, description, ...props }: FieldProps) {
+export function Field({ label, description, errors = [], className, ...props }: FieldProps) {
   return (
-    <TextField {...props} className="field">
+    <TextField
+      {...props}
+      isInvalid={errors.length > 0 || props.isInvalid || undefined}
+      className={className ? `field ${className}` : 'field'}
+    >
       <Label>{label}</Label>
       <Input />
       {description && <Text slot="description">{description}</Text>}
-      <FieldError className="field-error" />
+      <FieldError className="field-error">{errors.length > 0 ? errors.join(' ') : undefined}</FieldError>
     </TextField>
   );
 }

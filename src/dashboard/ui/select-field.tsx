@@ -15,15 +15,26 @@ interface SelectFieldProps {
   options: readonly { value: string; label: string }[];
   value: string;
   onChange: (value: string) => void;
+  /** Messages placed by the screen (useErrorsAt), for a select whose name is no error path. */
+  errors?: string[];
 }
 
-export function SelectField({ name, label, description, options, value, onChange }: SelectFieldProps) {
+export function SelectField({
+  name,
+  label,
+  description,
+  options,
+  value,
+  onChange,
+  errors = [],
+}: SelectFieldProps) {
   return (
     <Select
       className="field"
       name={name}
       selectedKey={value}
       onSelectionChange={(key) => onChange(String(key))}
+      isInvalid={errors.length > 0 || undefined}
     >
       <Label>{label}</Label>
       <Button className="button select-button">
@@ -31,7 +42,7 @@ export function SelectField({ name, label, description, options, value, onChange
         <span aria-hidden="true">▾</span>
       </Button>
       {description && <Text slot="description">{description}</Text>}
-      <FieldError className="field-error" />
+      <FieldError className="field-error">{errors.length > 0 ? errors.join(' ') : undefined}</FieldError>
       <Popover>
         <ListBox items={options.map((option) => ({ id: option.value, ...option }))}>
           {(option) => <ListBoxItem id={option.id}>{option.label}</ListBoxItem>}

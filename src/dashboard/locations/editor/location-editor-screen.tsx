@@ -1,7 +1,8 @@
 // One location, new or existing: every field, its tags (type-ahead, new ones created on save),
-// its categories (sets), the workspace's custom fields by their type, its image, and delete
-// with confirmation. The service's 422 messages appear beside their fields. The position is
-// typed or placed on a map (a click places the pin, dragging moves it; the fields follow).
+// its categories (sets), the workspace's custom fields by their type, its opening hours, its
+// image, and delete with confirmation. The service's 422 messages appear beside their fields;
+// the hours are checked by the service's own rules before sending. The position is typed or
+// placed on a map (a click places the pin, dragging moves it; the fields follow).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
@@ -9,11 +10,12 @@ import { Checkbox } from 'react-aria-components/Checkbox';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
 import { Label } from 'react-aria-components/Label';
 import { api, unwrap } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, refusedBeforeSending } from '../../api/errors.ts';
 import { t } from '../../i18n/i18n.ts';
 import { PinMap, typedPosition } from '../../map/map.tsx';
 import { ConfirmButton } from '../../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../../ui/error-notice.tsx';
+import { useErrorsAt } from '../../ui/errors-at.ts';
 import { Field, Form, SubmitButton } from '../../ui/form.tsx';
 import { ScreenState } from '../../ui/screen-state.tsx';
 import { useCustomFields, useSets, useTags } from '../../workspaces/use-workspace-content.ts';
@@ -22,6 +24,8 @@ import type { Location } from '../location-pages.ts';
 import { CustomFieldInput } from './custom-field-input.tsx';
 import { ImageField } from './image-field.tsx';
 import { OWN_FIELDS, type OwnValues, ownBody, ownValues } from './location-fields.ts';
+import { type OpeningValues, openingBody, openingProblems, openingValues } from './opening-fields.ts';
+import { OpeningHoursSection } from './opening-hours-section.tsx';
 import { TagPicker } from './tag-picker.tsx';
 
 export function LocationEditorScreen() {
@@ -64,11 +68,18 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
   const [custom, setCustom] = useState<Record<string, unknown>>(() => ({
     ...(location?.custom_fields ?? {}),
   }));
+  const [opening, setOpening] = useState<OpeningValues>(() => openingValues(location));
 
   const save = useMutation({
     mutationFn: async () => {
+      const problems = openingProblems(opening, {
+        time: t('hours.blank_time'),
+        date: t('hours.blank_date'),
+      });
+      if (Object.keys(problems).length > 0) throw refusedBeforeSending(problems);
       const body = {
         ...ownBody(own),
+        ...openingBody(opening),
         tags: tagNames,
         set_ids: setIds.map(Number),
         custom_fields: custom,
@@ -89,6 +100,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
       setTagNames(saved.tags.map((tag) => tag.name));
       setSetIds(saved.sets.map((set) => String(set.id)));
       setCustom({ ...saved.custom_fields });
+      setOpening(openingValues(saved));
       void queryClient.invalidateQueries({ queryKey: ['locations'] });
       void queryClient.invalidateQueries({ queryKey: ['tags', workspaceId] });
       if (!location) {
@@ -111,6 +123,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
     },
   });
 
+  const errors = useErrorsAt(save.error);
   const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
   const tagErrors = Object.entries(fieldErrors)
     .filter(([path]) => path === 'tags' || path.startsWith('tags.'))
@@ -187,6 +200,13 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
               ))}
             </fieldset>
           )}
+          <OpeningHoursSection
+            location={location}
+            values={opening}
+            onChange={setOpening}
+            hasPosition={own.lat.trim() !== '' && own.lng.trim() !== ''}
+            errors={errors}
+          />
           <SubmitButton pending={save.isPending}>{t('app.save')}</SubmitButton>
           {(save.isSuccess || justCreated) && !save.isPending && !save.isError && (
             <p role="status" className="notice">
