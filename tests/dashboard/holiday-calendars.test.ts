@@ -15,6 +15,7 @@ import {
   expectClean,
   expectFieldError,
   expectSuggestionsAccessible,
+  suggest,
 } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
@@ -66,22 +67,11 @@ afterAll(async () => {
   await stage?.close();
 });
 
-/** Picks a location from the search's suggestions, once the answer for `text` is in. */
+/** Picks a location from the search's suggestions, once the answer for `text` offers only it. */
 async function pickLocation(page: Page, text: string, title: string, scanAs?: string) {
-  const search = page.getByRole('combobox', { name: 'Add a location' });
-  await search.scrollIntoViewIfNeeded();
-  await search.fill(text);
   const option = page.getByRole('option', { name: new RegExp(`^${title}`) });
-  await expect
-    .poll(
-      async () => {
-        // Reopened as a user would (Down arrow) if a scroll closed the suggestions.
-        if ((await search.getAttribute('aria-expanded')) !== 'true') await search.press('ArrowDown');
-        return page.getByRole('option').count();
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(1);
+  await suggest(page.getByRole('combobox', { name: 'Add a location' }), text, option);
+  await expect.poll(() => page.getByRole('option').count()).toBe(1);
   if (scanAs) await expectSuggestionsAccessible(page, scanAs);
   await option.click();
 }

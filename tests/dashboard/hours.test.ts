@@ -23,6 +23,7 @@ import {
   expectClean,
   expectFieldError,
   expectSuggestionsAccessible,
+  suggest,
 } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
@@ -219,8 +220,7 @@ describe('opening hours in the location editor', () => {
         body.hours.mon = ['09:00-13:00', '12:00-18:00'];
         await route.continue({ postData: JSON.stringify(body) });
       });
-      await zone.fill('paris');
-      await page.getByRole('option', { name: 'Europe/Paris' }).waitFor();
+      await suggest(zone, 'paris', page.getByRole('option', { name: 'Europe/Paris' }));
       await expectSuggestionsAccessible(page, 'hours-time-zone-suggestions');
       await page.getByRole('option', { name: 'Europe/Paris' }).click();
       await save(page);

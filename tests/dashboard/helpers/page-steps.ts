@@ -32,6 +32,25 @@ export async function expectSuggestionsAccessible(page: Page, name: string) {
   await screenshot(page, name, 'dashboard-screenshots', { fullPage: false });
 }
 
+/**
+ * Types `text` into a combo box and waits until its suggestions are open and offer `option`.
+ * React Aria closes suggestions on any scroll of the page (a field scrolled into view, a
+ * full-page screenshot), so they are opened again as a person would, with the Down arrow.
+ */
+export async function suggest(box: Locator, text: string, option: Locator) {
+  await box.scrollIntoViewIfNeeded();
+  await box.fill(text);
+  await expect
+    .poll(
+      async () => {
+        if ((await box.getAttribute('aria-expanded')) !== 'true') await box.press('ArrowDown');
+        return option.isVisible();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+}
+
 /** No console error, CSP violation, page error or request off this machine. */
 export function expectClean(opened: DashboardPage) {
   expect(opened.problems).toEqual([]);
