@@ -1,0 +1,272 @@
+// Whether a location is open at an instant, from its opening schedule (hours.model.ts): the one
+// reading of the hours that the service and the widget share. Pure (no DOM, no Node API), and
+// it never reads the device's time zone: the answer is the same in any browser.
+//
+// The rules (docs/api.md, "Opening hours: open now"):
+// - A local day's hours are the special day of that date if there is one, else the weekly
+//   hours of its weekday. A day without hours (a weekday missing from `hours`, or an interval
+//   that is not `HH:MM-HH:MM`) is unknown; an empty list is closed.
+// - An interval belongs to the day it opens on: Friday's 19:00-02:00 runs into Saturday even
+//   when Saturday is a special closed day. It is open from its opening instant up to, not
+//   including, its closing instant. `24:00` is the next day's 00:00.
+// - Wall-clock times become instants as Temporal's `disambiguation: 'compatible'` (and RFC 5545)
+//   reads them: a time inside a spring-forward gap moves forward by the gap (Berlin's 02:30 on
+//   the last Sunday of March is 03:30 CEST); a time that happens twice at fall-back is its
+//   earlier occurrence. An interval whose opening moves past its closing this way (02:30-03:15
+//   on that Sunday) is never open. A local day starts at its first instant (after a gap at
+//   midnight, the instant of the jump).
+// - An instant is open when an interval of any day holds it. Otherwise it is unknown when the
+//   hours of its local day are unknown, else closed: a day of unknown hours is not taken to run
+//   past its midnight, so a missing Sunday leaves Monday's hours whole.
+// - `open` gives `closes`: the first instant after which no interval holds on, or null when that
+//   is not before the end of the 7th day after today (open around the clock) or when it is
+//   followed by an unknown instant. `closed` gives `opens`: the first opening of the days up to
+//   the 7th after today, or null when there is none or an unknown instant comes first. Both
+//   give the `label` of today's special day, if any.
+// - Temporarily closed: `temporarily_closed`, with `reopens_on` when it is a date; the closure
+//   ends at the start of that local day, and the hours apply from then on.
+// - No time zone (or one the runtime does not know): `unknown`, but for a temporary closure
+//   without a reopening date.
+import {
+  type IntervalMinutes,
+  intervalMinutes,
+  type OpeningSchedule,
+  type SpecialDay,
+  WEEKDAYS,
+  type Weekday,
+} from './hours.model.ts';
+import { DAY, instantOfWallClock, wallClockAt, type ZoneClock, zoneClock } from './hours.zone.ts';
+
+export type OpeningStatus =
+  | { state: 'unknown' }
+  | { state: 'temporarily_closed'; reopens_on: string | null }
+  /** closes: an instant (epoch milliseconds), null when not known in the next 7 days. */
+  | { state: 'open'; closes: number | null; label: string | null }
+  /** opens: an instant (epoch milliseconds), null when not known in the next 7 days. */
+  | { state: 'closed'; opens: number | null; label: string | null };
+
+const MINUTE = 60_000;
+/** The days around today a status reads, as days after today. */
+const FIRST_DAY = -2;
+const LAST_OPENING_DAY = 7;
+/** The day whose start ends the search for a closing. */
+const HORIZON_DAY = LAST_OPENING_DAY + 1;
+
+const UNKNOWN: OpeningStatus = { state: 'unknown' };
+
+export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
+  const reopensOn = isDate(schedule.reopens_on) ? schedule.reopens_on : null;
+  if (schedule.temporarily_closed && reopensOn === null)
+    return { state: 'temporarily_closed', reopens_on: null };
+  const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
+  if (!table) return UNKNOWN;
+  const days = new ScheduleDays(schedule, table);
+  if (schedule.temporarily_closed && reopensOn !== null && now < days.startOfDate(reopensOn)) {
+    return { state: 'temporarily_closed', reopens_on: reopensOn };
+  }
+  const label = days.day(0).label;
+  const closing = days.closingOfRunAt(now);
+  if (closing !== undefined) return { state: 'open', closes: days.knownClosing(closing), label };
+  if (!days.day(0).known) return UNKNOWN;
+  return { state: 'closed', opens: days.nextOpening(now), label };
+}
+
+/**
+ * How many local days after `now`'s local day `instant` falls in `timeZone` (0: the same day),
+ * for texts such as "opens Mon 09:00"; undefined when the runtime does not know the zone.
+ */
+export function localDaysBetween(timeZone: string, now: number, instant: number): number | undefined {
+  const clock = zoneClock(timeZone, now);
+  if (!clock) return undefined;
+  return Math.floor(wallClockAt(clock, instant) / DAY) - Math.floor(wallClockAt(clock, now) / DAY);
+}
+
+/** The local dates and weekdays around today in one zone, shared by its locations' statuses. */
+interface DayTable {
+  clock: ZoneClock;
+  /** Today's local midnight, as wall-clock milliseconds (hours.zone.ts). */
+  today: number;
+  /** Of the days from FIRST_DAY to HORIZON_DAY. */
+  dates: string[];
+  weekdays: Weekday[];
+}
+
+const tables = new Map<string, DayTable>();
+
+function dayTable(timeZone: string, now: number): DayTable | undefined {
+  const clock = zoneClock(timeZone, now);
+  if (!clock) return undefined;
+  const today = Math.floor(wallClockAt(clock, now) / DAY) * DAY;
+  const cached = tables.get(timeZone);
+  if (cached?.clock === clock && cached.today === today) return cached;
+  const dates: string[] = [];
+  const weekdays: Weekday[] = [];
+  for (let day = FIRST_DAY; day <= HORIZON_DAY; day++) {
+    // Wall-clock milliseconds read through UTC: a calendar date, no zone involved.
+    const midnight = new Date(today + day * DAY);
+    dates.push(midnight.toISOString().slice(0, 10));
+    weekdays.push(WEEKDAYS[(midnight.getUTCDay() + 6) % 7]!);
+  }
+  const table = { clock, today, dates, weekdays };
+  tables.set(timeZone, table);
+  return table;
+}
+
+/** A day's intervals as instants, flat: [open, close, open, close, ...]. */
+interface DayHours {
+  known: boolean;
+  instants: number[];
+  label: string | null;
+}
+
+const UNKNOWN_DAY: DayHours = { known: false, instants: [], label: null };
+
+/** A schedule's days around today, each read once when a status first needs it. */
+class ScheduleDays {
+  private readonly read: (DayHours | undefined)[] = [];
+
+  constructor(
+    private readonly schedule: OpeningSchedule,
+    private readonly table: DayTable,
+  ) {}
+
+  /** Day `day` after today (FIRST_DAY to HORIZON_DAY; other days are unknown). */
+  day(day: number): DayHours {
+    if (day < FIRST_DAY || day > HORIZON_DAY) return UNKNOWN_DAY;
+    const index = day - FIRST_DAY;
+    let hours = this.read[index];
+    if (!hours) {
+      hours = this.readDay(day, index);
+      this.read[index] = hours;
+    }
+    return hours;
+  }
+
+  private readDay(day: number, index: number): DayHours {
+    const special = specialDayOf(this.schedule.special_days, this.table.dates[index]!);
+    const intervals = special ? special[1] : this.schedule.hours?.[this.table.weekdays[index]!];
+    const label = special?.[2] ?? null;
+    if (!Array.isArray(intervals)) return UNKNOWN_DAY;
+    const midnight = this.table.today + day * DAY;
+    const instants: number[] = [];
+    for (const interval of intervals) {
+      const minutes = minutesOfInterval(interval);
+      if (!minutes) return { known: false, instants: [], label };
+      instants.push(
+        instantOfWallClock(this.table.clock, midnight + minutes.open * MINUTE),
+        instantOfWallClock(this.table.clock, midnight + minutes.close * MINUTE),
+      );
+    }
+    return { known: true, instants, label };
+  }
+
+  /**
+   * Bounds of the instants of day `day`'s intervals, known without reading them: an interval
+   * opens on its day and closes before the end of the next, and every offset of the zone lies
+   * between the clock's min and max.
+   */
+  private earliest(day: number): number {
+    return this.table.today + day * DAY - this.table.clock.max;
+  }
+
+  private latest(day: number): number {
+    return this.table.today + (day + 2) * DAY - this.table.clock.min;
+  }
+
+  /** The first instant of local day `day`. */
+  private startOfDay(day: number): number {
+    return instantOfWallClock(this.table.clock, this.table.today + day * DAY, true);
+  }
+
+  /** The first instant of a local date (YYYY-MM-DD), or ±Infinity well before or after the days read. */
+  startOfDate(date: string): number {
+    const day = Math.round((Date.parse(`${date}T00:00:00Z`) - this.table.today) / DAY);
+    if (day < FIRST_DAY) return Number.NEGATIVE_INFINITY;
+    if (day > HORIZON_DAY) return Number.POSITIVE_INFINITY;
+    return this.startOfDay(day);
+  }
+
+  /**
+   * When `instant` is held by an interval: the first instant after it that none holds (an
+   * interval closing as the next opens runs on), or past the horizon. Otherwise undefined.
+   */
+  closingOfRunAt(instant: number): number | undefined {
+    let closing: number | undefined;
+    for (let held = true; held; ) {
+      held = false;
+      const at = closing ?? instant;
+      for (let day = FIRST_DAY; day <= LAST_OPENING_DAY && this.earliest(day) <= at; day++) {
+        if (this.latest(day) <= at) continue;
+        const { instants } = this.day(day);
+        for (let index = 0; index < instants.length; index += 2) {
+          const close = instants[index + 1]!;
+          if (instants[index]! <= at && at < close && close > (closing ?? at)) {
+            closing = close;
+            held = true;
+          }
+        }
+      }
+    }
+    return closing;
+  }
+
+  /** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
+  knownClosing(closing: number): number | null {
+    if (closing >= this.startOfDay(HORIZON_DAY)) return null;
+    const day = Math.floor((wallClockAt(this.table.clock, closing) - this.table.today) / DAY);
+    return this.day(day).known ? closing : null;
+  }
+
+  /** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
+  nextOpening(instant: number): number | null {
+    let opening = Number.POSITIVE_INFINITY;
+    // The start of the first unknown day: from there on nothing is known until an opening.
+    let unknownFrom = Number.POSITIVE_INFINITY;
+    for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
+      if (this.earliest(day) > Math.min(opening, unknownFrom)) break;
+      if (this.latest(day) <= instant) continue;
+      const hours = this.day(day);
+      // Today is known when the instant is closed.
+      if (!hours.known && day > 0) unknownFrom = Math.min(unknownFrom, this.startOfDay(day));
+      const { instants } = hours;
+      for (let index = 0; index < instants.length; index += 2) {
+        const open = instants[index]!;
+        // An interval turned empty by a skipped hour never opens.
+        if (open > instant && open < opening && open < instants[index + 1]!) opening = open;
+      }
+    }
+    return opening <= unknownFrom && opening !== Number.POSITIVE_INFINITY ? opening : null;
+  }
+}
+
+/** The special day of a date: special days are sorted by date, one per date. */
+function specialDayOf(specialDays: SpecialDay[] | undefined, date: string): SpecialDay | undefined {
+  if (!specialDays) return undefined;
+  let low = 0;
+  let high = specialDays.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (specialDays[middle]![0] < date) low = middle + 1;
+    else high = middle;
+  }
+  const found = specialDays[low];
+  return found?.[0] === date ? found : undefined;
+}
+
+// Thousands of locations share a few interval strings: each is read once.
+const readIntervals = new Map<string, IntervalMinutes | null>();
+
+function minutesOfInterval(interval: string): IntervalMinutes | null {
+  let minutes = readIntervals.get(interval);
+  if (minutes === undefined) {
+    minutes = intervalMinutes(interval) ?? null;
+    readIntervals.set(interval, minutes);
+  }
+  return minutes;
+}
+
+function isDate(value: string | null): value is string {
+  if (value === null || !/^\d{4}-\d\d-\d\d$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().startsWith(value);
+}
