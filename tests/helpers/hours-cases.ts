@@ -421,4 +421,28 @@ export const NAMED_CASES: NamedCase[] = [
     at: '2011-12-29T20:00-10:00',
     want: closed('2011-12-31T09:00+14:00'),
   },
+  {
+    name: 'Pacific/Apia: a Friday of unknown hours that never happened does not hide Saturday’s opening',
+    schedule: schedule('Pacific/Apia', {
+      mon: ['09:00-17:00'],
+      tue: ['09:00-17:00'],
+      wed: ['09:00-17:00'],
+      thu: ['09:00-17:00'],
+      sat: ['09:00-17:00'],
+    }),
+    at: '2011-12-29T20:00-10:00',
+    want: closed('2011-12-31T09:00+14:00'),
+  },
+  {
+    name: 'Pacific/Apia a year later: Friday of unknown hours comes first, so the next opening is not known',
+    schedule: schedule('Pacific/Apia', {
+      mon: ['09:00-17:00'],
+      tue: ['09:00-17:00'],
+      wed: ['09:00-17:00'],
+      thu: ['09:00-17:00'],
+      sat: ['09:00-17:00'],
+    }),
+    at: '2012-12-27T20:00+14:00',
+    want: closed(null),
+  },
 ];

@@ -213,8 +213,12 @@ class ScheduleDays {
   /** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
   knownClosing(closing: number): number | null {
     if (closing >= this.startOfDay(HORIZON_DAY)) return null;
-    const day = Math.floor((wallClockAt(this.table.clock, closing) - this.table.today) / DAY);
-    return this.day(day).known ? closing : null;
+    return this.day(this.dayOf(closing)).known ? closing : null;
+  }
+
+  /** The local day of an instant, as days after today. */
+  private dayOf(instant: number): number {
+    return Math.floor((wallClockAt(this.table.clock, instant) - this.table.today) / DAY);
   }
 
   /** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
@@ -226,8 +230,12 @@ class ScheduleDays {
       if (this.earliest(day) > Math.min(opening, unknownFrom)) break;
       if (this.latest(day) <= instant) continue;
       const hours = this.day(day);
-      // Today is known when the instant is closed.
-      if (!hours.known && day > 0) unknownFrom = Math.min(unknownFrom, this.startOfDay(day));
+      // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
+      // 2011) has no instant to be unknown at: its start is the next day's.
+      if (!hours.known && day > 0) {
+        const start = this.startOfDay(day);
+        if (this.dayOf(start) === day) unknownFrom = Math.min(unknownFrom, start);
+      }
       const { instants } = hours;
       for (let index = 0; index < instants.length; index += 2) {
         const open = instants[index]!;

@@ -17,10 +17,10 @@ export const DAY = 24 * 60 * MINUTE;
 
 /**
  * A zone changes its offset at most once in this long. Since 1990 the closest changes of any
- * IANA zone are 167 hours apart (Brazil 2000, Palestine; tests/hours-zone.test.ts checks every
+ * IANA zone are 167 hours apart (Brazil 2000, Palestine; tests/hours-zone.slow.test.ts checks every
  * zone through 2100), so two samples this far apart with the same offset have none between them.
  */
-const SAMPLE_STEP = 2 * DAY;
+export const SAMPLE_STEP = 2 * DAY;
 /** A clock covers from this long before the instant it was made for ... */
 const COVERS_BEFORE = 5 * DAY;
 /** ... to this long after it, and serves instants while it still covers this much around them. */
