@@ -46,6 +46,7 @@ export type OpeningStatus =
   | { state: 'closed'; opens: number | null; label: string | null };
 
 const MINUTE = 60_000;
+const NEVER = Number.POSITIVE_INFINITY;
 /** The days around today a status reads, as days after today. */
 const FIRST_DAY = -2;
 const LAST_OPENING_DAY = 7;
@@ -56,24 +57,25 @@ const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
   const reopensOn = isDate(schedule.reopens_on) ? schedule.reopens_on : null;
-  if (schedule.temporarily_closed && reopensOn === null)
+  if (schedule.temporarily_closed && reopensOn === null) {
     return { state: 'temporarily_closed', reopens_on: null };
+  }
   const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
   if (!table) return UNKNOWN;
-  const days = new ScheduleDays(schedule, table);
-  if (schedule.temporarily_closed && reopensOn !== null && now < days.startOfDate(reopensOn)) {
+  if (schedule.temporarily_closed && reopensOn !== null && now < startOfDate(table, reopensOn)) {
     return { state: 'temporarily_closed', reopens_on: reopensOn };
   }
-  const label = days.day(0).label;
-  const closing = days.closingOfRunAt(now);
-  if (closing !== undefined) return { state: 'open', closes: days.knownClosing(closing), label };
-  if (!days.day(0).known) return UNKNOWN;
-  return { state: 'closed', opens: days.nextOpening(now), label };
+  const days = scheduleDays(schedule, table);
+  const { known, label } = days(0);
+  const closing = closingOfRunAt(table, days, now);
+  if (closing !== undefined) return { state: 'open', closes: knownClosing(table, days, closing), label };
+  return known ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
 }
 
 /**
- * How many local days after `now`'s local day `instant` falls in `timeZone` (0: the same day),
- * for texts such as "opens Mon 09:00"; undefined when the runtime does not know the zone.
+ * How many local days after `now`'s local day `instant` (at most a week or so away) falls in
+ * `timeZone` (0: the same day), for texts such as "opens Mon 09:00"; undefined when the
+ * runtime does not know the zone.
  */
 export function localDaysBetween(timeZone: string, now: number, instant: number): number | undefined {
   const clock = zoneClock(timeZone, now);
@@ -119,132 +121,123 @@ interface DayHours {
   label: string | null;
 }
 
+/** A schedule's hours of day `day` after today (FIRST_DAY to HORIZON_DAY; others are unknown). */
+type ScheduleDays = (day: number) => DayHours;
+
 const UNKNOWN_DAY: DayHours = { known: false, instants: [], label: null };
 
-/** A schedule's days around today, each read once when a status first needs it. */
-class ScheduleDays {
-  private readonly read: (DayHours | undefined)[] = [];
-
-  constructor(
-    private readonly schedule: OpeningSchedule,
-    private readonly table: DayTable,
-  ) {}
-
-  /** Day `day` after today (FIRST_DAY to HORIZON_DAY; other days are unknown). */
-  day(day: number): DayHours {
+/** The schedule's days around today, each read once, when a status first needs it. */
+function scheduleDays(schedule: OpeningSchedule, table: DayTable): ScheduleDays {
+  const read: DayHours[] = [];
+  return (day) => {
     if (day < FIRST_DAY || day > HORIZON_DAY) return UNKNOWN_DAY;
     const index = day - FIRST_DAY;
-    let hours = this.read[index];
-    if (!hours) {
-      hours = this.readDay(day, index);
-      this.read[index] = hours;
-    }
-    return hours;
-  }
+    read[index] ??= readDay(schedule, table, day, index);
+    return read[index];
+  };
+}
 
-  private readDay(day: number, index: number): DayHours {
-    const special = specialDayOf(this.schedule.special_days, this.table.dates[index]!);
-    const intervals = special ? special[1] : this.schedule.hours?.[this.table.weekdays[index]!];
-    const label = special?.[2] ?? null;
-    if (!Array.isArray(intervals)) return UNKNOWN_DAY;
-    const midnight = this.table.today + day * DAY;
-    const instants: number[] = [];
-    for (const interval of intervals) {
-      const minutes = minutesOfInterval(interval);
-      if (!minutes) return { known: false, instants: [], label };
-      instants.push(
-        instantOfWallClock(this.table.clock, midnight + minutes.open * MINUTE),
-        instantOfWallClock(this.table.clock, midnight + minutes.close * MINUTE),
-      );
-    }
-    return { known: true, instants, label };
+function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index: number): DayHours {
+  const special = specialDayOf(schedule.special_days, table.dates[index]!);
+  const intervals = special ? special[1] : schedule.hours?.[table.weekdays[index]!];
+  const label = special?.[2] ?? null;
+  if (!Array.isArray(intervals)) return UNKNOWN_DAY;
+  const midnight = table.today + day * DAY;
+  const instants: number[] = [];
+  for (const interval of intervals) {
+    const minutes = minutesOfInterval(interval);
+    if (!minutes) return { known: false, instants: [], label };
+    instants.push(
+      instantOfWallClock(table.clock, midnight + minutes.open * MINUTE),
+      instantOfWallClock(table.clock, midnight + minutes.close * MINUTE),
+    );
   }
+  return { known: true, instants, label };
+}
 
-  /**
-   * Bounds of the instants of day `day`'s intervals, known without reading them: an interval
-   * opens on its day and closes before the end of the next, and every offset of the zone lies
-   * between the clock's min and max.
-   */
-  private earliest(day: number): number {
-    return this.table.today + day * DAY - this.table.clock.max;
-  }
+/**
+ * Whether day `day`'s intervals can hold `instant`, known without reading them: an interval
+ * opens on its day and closes before the end of the next, and every offset of the zone lies
+ * between the clock's min and max.
+ */
+function mayHold(table: DayTable, day: number, instant: number): boolean {
+  const midnight = table.today + day * DAY;
+  return midnight - table.clock.max <= instant && instant < midnight + 2 * DAY - table.clock.min;
+}
 
-  private latest(day: number): number {
-    return this.table.today + (day + 2) * DAY - this.table.clock.min;
-  }
+/** The first instant of local day `day` after today. */
+function startOfDay(table: DayTable, day: number): number {
+  return instantOfWallClock(table.clock, table.today + day * DAY, true);
+}
 
-  /** The first instant of local day `day`. */
-  private startOfDay(day: number): number {
-    return instantOfWallClock(this.table.clock, this.table.today + day * DAY, true);
-  }
+/** The local day of an instant, as days after today. */
+function dayOf(table: DayTable, instant: number): number {
+  return Math.floor((wallClockAt(table.clock, instant) - table.today) / DAY);
+}
 
-  /** The first instant of a local date (YYYY-MM-DD), or ±Infinity well before or after the days read. */
-  startOfDate(date: string): number {
-    const day = Math.round((Date.parse(`${date}T00:00:00Z`) - this.table.today) / DAY);
-    if (day < FIRST_DAY) return Number.NEGATIVE_INFINITY;
-    if (day > HORIZON_DAY) return Number.POSITIVE_INFINITY;
-    return this.startOfDay(day);
-  }
+/** The first instant of a local date (YYYY-MM-DD), or ±Infinity well before or after the days read. */
+function startOfDate(table: DayTable, date: string): number {
+  const day = Math.round((Date.parse(`${date}T00:00:00Z`) - table.today) / DAY);
+  if (day < FIRST_DAY) return -NEVER;
+  if (day > HORIZON_DAY) return NEVER;
+  return startOfDay(table, day);
+}
 
-  /**
-   * When `instant` is held by an interval: the first instant after it that none holds (an
-   * interval closing as the next opens runs on), or past the horizon. Otherwise undefined.
-   */
-  closingOfRunAt(instant: number): number | undefined {
-    let closing: number | undefined;
-    for (let held = true; held; ) {
-      held = false;
-      const at = closing ?? instant;
-      for (let day = FIRST_DAY; day <= LAST_OPENING_DAY && this.earliest(day) <= at; day++) {
-        if (this.latest(day) <= at) continue;
-        const { instants } = this.day(day);
-        for (let index = 0; index < instants.length; index += 2) {
-          const close = instants[index + 1]!;
-          if (instants[index]! <= at && at < close && close > (closing ?? at)) {
-            closing = close;
-            held = true;
-          }
+/**
+ * When `instant` is held by an interval: the first instant after it that none holds (an
+ * interval closing as the next opens runs on). Otherwise undefined.
+ */
+function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): number | undefined {
+  let closing: number | undefined;
+  for (let held = true; held; ) {
+    held = false;
+    const at = closing ?? instant;
+    for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
+      if (!mayHold(table, day, at)) continue;
+      const { instants } = days(day);
+      for (let index = 0; index < instants.length; index += 2) {
+        const close = instants[index + 1]!;
+        if (instants[index]! <= at && at < close && close > (closing ?? at)) {
+          closing = close;
+          held = true;
         }
       }
     }
-    return closing;
   }
+  return closing;
+}
 
-  /** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
-  knownClosing(closing: number): number | null {
-    if (closing >= this.startOfDay(HORIZON_DAY)) return null;
-    return this.day(this.dayOf(closing)).known ? closing : null;
-  }
+/** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
+function knownClosing(table: DayTable, days: ScheduleDays, closing: number): number | null {
+  if (closing >= startOfDay(table, HORIZON_DAY)) return null;
+  return days(dayOf(table, closing)).known ? closing : null;
+}
 
-  /** The local day of an instant, as days after today. */
-  private dayOf(instant: number): number {
-    return Math.floor((wallClockAt(this.table.clock, instant) - this.table.today) / DAY);
-  }
-
-  /** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
-  nextOpening(instant: number): number | null {
-    let opening = Number.POSITIVE_INFINITY;
-    // The start of the first unknown day: from there on nothing is known until an opening.
-    let unknownFrom = Number.POSITIVE_INFINITY;
-    for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
-      if (this.earliest(day) > Math.min(opening, unknownFrom)) break;
-      if (this.latest(day) <= instant) continue;
-      const hours = this.day(day);
-      // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
-      // 2011) has no instant to be unknown at: its start is the next day's.
-      if (!hours.known && day > 0) {
-        const start = this.startOfDay(day);
-        if (this.dayOf(start) === day) unknownFrom = Math.min(unknownFrom, start);
-      }
-      const { instants } = hours;
-      for (let index = 0; index < instants.length; index += 2) {
-        const open = instants[index]!;
-        // An interval turned empty by a skipped hour never opens.
-        if (open > instant && open < opening && open < instants[index + 1]!) opening = open;
-      }
+/** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
+function nextOpening(table: DayTable, days: ScheduleDays, instant: number): number | null {
+  let opening = NEVER;
+  // The start of the first unknown day: from there on nothing is known until an opening.
+  let unknownFrom = NEVER;
+  for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
+    const midnight = table.today + day * DAY;
+    // Later days open later than an opening or unknown instant already found.
+    if (midnight - table.clock.max > Math.min(opening, unknownFrom)) break;
+    if (midnight + 2 * DAY - table.clock.min <= instant) continue;
+    const hours = days(day);
+    // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
+    // 2011) has no instant to be unknown at: its start is the next day's.
+    if (!hours.known && day > 0) {
+      const start = startOfDay(table, day);
+      if (dayOf(table, start) === day) unknownFrom = Math.min(unknownFrom, start);
     }
-    return opening <= unknownFrom && opening !== Number.POSITIVE_INFINITY ? opening : null;
+    const { instants } = hours;
+    for (let index = 0; index < instants.length; index += 2) {
+      const open = instants[index]!;
+      // An interval turned empty by a skipped hour never opens.
+      if (open > instant && open < opening && open < instants[index + 1]!) opening = open;
+    }
   }
+  return opening <= unknownFrom && opening !== NEVER ? opening : null;
 }
 
 /** The special day of a date: special days are sorted by date, one per date. */

@@ -105,22 +105,20 @@ export function wallClockAt(clock: ZoneClock, instant: number): number {
  */
 export function instantOfWallClock(clock: ZoneClock, wallClock: number, startOfDay = false): number {
   const { changes, offsets } = clock;
-  // Read with each offset, the time is a real occurrence when it falls where that offset
-  // holds; the offsets are in time order, so the first such reading is the earliest.
-  for (let index = 0; index < offsets.length; index++) {
+  // Read with offsets[index], the time is a real occurrence when it falls where that offset
+  // holds, from changes[index - 1] to changes[index]; the offsets are in time order, so the
+  // first such reading is the earliest. When the reading falls after changes[index] and the
+  // next offset's before it, the jump there skipped the time: read with the offset before the
+  // jump, it lands after the jump, moved forward by the jump's length.
+  let index = 0;
+  for (; index < changes.length; index++) {
     const instant = wallClock - offsets[index]!;
-    const afterStart = index === 0 || instant >= changes[index - 1]!;
-    const beforeEnd = index === changes.length || instant < changes[index]!;
-    if (afterStart && beforeEnd) return instant;
-  }
-  // Skipped: the jump at changes[index] leaves out the times from changes[index] + offsets[index]
-  // to changes[index] + offsets[index + 1]; read with the offset before the jump, the time
-  // lands after the jump, moved forward by its length.
-  for (let index = 0; index < changes.length; index++) {
-    const instant = wallClock - offsets[index]!;
-    if (instant >= changes[index]! && wallClock - offsets[index + 1]! < changes[index]!) {
-      return startOfDay ? changes[index]! : instant;
+    const change = changes[index]!;
+    if (instant >= change) {
+      if (wallClock - offsets[index + 1]! < change) return startOfDay ? change : instant;
+    } else if (index === 0 || instant >= changes[index - 1]!) {
+      return instant;
     }
   }
-  return wallClock - offsets[0]!;
+  return wallClock - offsets[index]!;
 }
