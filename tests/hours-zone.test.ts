@@ -77,6 +77,11 @@ describe('zoneClock', () => {
     expect(zoneClock('', Date.UTC(2025, 0, 1))).toBeUndefined();
   });
 
+  it('has no clock at an invalid instant, and the zone keeps its clock for valid ones', () => {
+    expect(zoneClock('Asia/Tokyo', Number.NaN)).toBeUndefined();
+    expect(zoneClock('Asia/Tokyo', Date.UTC(2025, 0, 1))?.offsets).toEqual([9 * 60 * MINUTE]);
+  });
+
   it('keeps a zone without changes to one offset', () => {
     const clock = zoneClock('Asia/Kolkata', Date.UTC(2025, 0, 1))!;
     expect(clock.changes).toEqual([]);

@@ -4,8 +4,9 @@
 //
 // The offsets come from @date-fns/tz's tzOffset, which asks Intl.DateTimeFormat for the zone's
 // offset at an instant: the runtime's tz data, never the device's zone. Its TZDate is not used:
-// it builds wall-clock times through the device's zone and, in our comparison with Temporal,
-// took the later of a repeated time and gave answers that changed with process.env.TZ.
+// it builds wall-clock times through the device's zone and, compared with Temporal, took the
+// later of a repeated time and gave answers that changed with process.env.TZ (a known issue:
+// github.com/date-fns/tz/issues/40).
 // A tzOffset call costs a few microseconds (an Intl format), too much to make several per
 // status for thousands of locations, so a clock reads the zone's offsets once for three weeks
 // and finds the instants they change at; the conversions are then lookups in that short list.
@@ -17,14 +18,17 @@ export const DAY = 24 * 60 * MINUTE;
 
 /**
  * A zone changes its offset at most once in this long. Since 1990 the closest changes of any
- * IANA zone are 167 hours apart (Brazil 2000, Palestine; tests/hours-zone.slow.test.ts checks every
- * zone through 2100), so two samples this far apart with the same offset have none between them.
+ * IANA zone are 167 hours apart (Brazil 2000, Palestine; tests/hours-zone.slow.test.ts checks
+ * every zone through 2100), so two samples this far apart with one offset have no change between.
  */
 export const SAMPLE_STEP = 2 * DAY;
-/** A clock covers from this long before the instant it was made for ... */
+/** A clock holds the offsets from COVERS_BEFORE before the instant it is made for to COVERS_AFTER after it ... */
 const COVERS_BEFORE = 5 * DAY;
-/** ... to this long after it, and serves instants while it still covers this much around them. */
 const COVERS_AFTER = 19 * DAY;
+/**
+ * ... and serves an instant while it covers REACH_BEFORE before it and REACH_AFTER after it: a
+ * status reads the days from two before today to eight after, and offsets reach 14 hours.
+ */
 const REACH_BEFORE = 4 * DAY;
 const REACH_AFTER = 12 * DAY;
 
@@ -47,6 +51,8 @@ const clocks = new Map<string, ZoneClock | null>();
  * zone and reused while it reaches that far), or undefined when the runtime does not know the zone.
  */
 export function zoneClock(timeZone: string, instant: number): ZoneClock | undefined {
+  // Intl cannot format an invalid instant: without this, the zone would be taken as unknown.
+  if (!Number.isFinite(instant)) return undefined;
   const cached = clocks.get(timeZone);
   if (cached === null) return undefined;
   if (cached && cached.from <= instant - REACH_BEFORE && instant + REACH_AFTER <= cached.to) {
