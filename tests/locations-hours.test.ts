@@ -168,6 +168,11 @@ describe('opening hours of a location', () => {
       'special_hours.0',
       /object/,
     ],
+    [
+      { time_zone: 'UTC', special_hours: [{ date: '2026-12-24', hours: [], label: 'Eve\u0001' }] },
+      'special_hours.0.label',
+      /control characters/,
+    ],
     [{ hours: { mon: ['09:00-18:00'] } }, 'time_zone', /required when hours/],
     [{ time_zone: 'UTC', reopens_on: '2027-01-01' }, 'reopens_on', /temporarily_closed/],
     [{ time_zone: 'UTC', temporarily_closed: true, reopens_on: '1 March' }, 'reopens_on', /YYYY-MM-DD/],

@@ -61,6 +61,15 @@ const en = {
   cluster: { one: '1 location, zoom in', other: '{count} locations, zoom in' },
   youAreHere: 'Search position',
   photo: 'Photo of {name}',
+  hoursOpen: 'Open now',
+  hoursClosesAt: 'Open now · closes {time}',
+  hoursClosesOn: 'Open now · closes {day} {time}',
+  hoursClosesIn: 'Closes in {count} min',
+  hoursClosed: 'Closed',
+  hoursOpensAt: 'Closed · opens {time}',
+  hoursOpensOn: 'Closed · opens {day} {time}',
+  hoursTemporarilyClosed: 'Temporarily closed',
+  hoursReopensOn: 'Temporarily closed · reopens {date}',
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -123,6 +132,15 @@ const de: Catalog = {
   cluster: { one: '1 Standort, hineinzoomen', other: '{count} Standorte, hineinzoomen' },
   youAreHere: 'Suchposition',
   photo: 'Foto von {name}',
+  hoursOpen: 'Geöffnet',
+  hoursClosesAt: 'Geöffnet · schließt um {time}',
+  hoursClosesOn: 'Geöffnet · schließt {day} um {time}',
+  hoursClosesIn: 'Schließt in {count} Min.',
+  hoursClosed: 'Geschlossen',
+  hoursOpensAt: 'Geschlossen · öffnet um {time}',
+  hoursOpensOn: 'Geschlossen · öffnet {day} um {time}',
+  hoursTemporarilyClosed: 'Vorübergehend geschlossen',
+  hoursReopensOn: 'Vorübergehend geschlossen · öffnet wieder am {date}',
 };
 
 const fr: Catalog = {
@@ -182,6 +200,15 @@ const fr: Catalog = {
   cluster: { one: '1 adresse, zoomer', other: '{count} adresses, zoomer' },
   youAreHere: 'Position recherchée',
   photo: 'Photo de {name}',
+  hoursOpen: 'Ouvert',
+  hoursClosesAt: 'Ouvert · ferme à {time}',
+  hoursClosesOn: 'Ouvert · ferme {day} à {time}',
+  hoursClosesIn: 'Ferme dans {count} min',
+  hoursClosed: 'Fermé',
+  hoursOpensAt: 'Fermé · ouvre à {time}',
+  hoursOpensOn: 'Fermé · ouvre {day} à {time}',
+  hoursTemporarilyClosed: 'Fermé temporairement',
+  hoursReopensOn: 'Fermé temporairement · réouverture le {date}',
 };
 
 const CATALOGS: Record<Language, Catalog> = { en, de, fr };

@@ -1,0 +1,273 @@
+// Whether a location is open at an instant, from its opening schedule (hours.model.ts): the one
+// reading of the hours that the service and the widget share. Pure (no DOM, no Node API), and
+// it never reads the device's time zone: the answer is the same in any browser.
+//
+// The rules (docs/api.md, "Opening hours: open now"):
+// - A local day's hours are the special day of that date if there is one, else the weekly
+//   hours of its weekday. A day without hours (a weekday missing from `hours`, or an interval
+//   that is not `HH:MM-HH:MM`) is unknown; an empty list is closed.
+// - An interval belongs to the day it opens on: Friday's 19:00-02:00 runs into Saturday even
+//   when Saturday is a special closed day. It is open from its opening instant up to, not
+//   including, its closing instant. `24:00` is the next day's 00:00.
+// - Wall-clock times become instants as Temporal's `disambiguation: 'compatible'` (and RFC 5545)
+//   reads them: a time inside a spring-forward gap moves forward by the gap (Berlin's 02:30 on
+//   the last Sunday of March is 03:30 CEST); a time that happens twice at fall-back is its
+//   earlier occurrence. An interval whose opening moves past its closing this way (02:30-03:15
+//   on that Sunday) is never open. A local day starts at its first instant (after a gap at
+//   midnight, the instant of the jump).
+// - An instant is open when an interval of any day holds it. Otherwise it is unknown when the
+//   hours of its local day are unknown, else closed: a day of unknown hours is not taken to run
+//   past its midnight, so a missing Sunday leaves Monday's hours whole.
+// - `open` gives `closes`: the first instant after which no interval holds on, or null when that
+//   is not before the end of the 7th day after today (open around the clock) or when it is
+//   followed by an unknown instant. `closed` gives `opens`: the first opening of the days up to
+//   the 7th after today, or null when there is none or an unknown instant comes first. Both
+//   give the `label` of today's special day, if any.
+// - Temporarily closed: `temporarily_closed`, with `reopens_on` when it is a date; the closure
+//   ends at the start of that local day, and the hours apply from then on.
+// - No time zone (or one the runtime does not know): `unknown`, but for a temporary closure
+//   without a reopening date.
+import {
+  type IntervalMinutes,
+  intervalMinutes,
+  type OpeningSchedule,
+  type SpecialDay,
+  WEEKDAYS,
+  type Weekday,
+} from './hours.model.ts';
+import { DAY, instantOfWallClock, wallClockAt, type ZoneClock, zoneClock } from './hours.zone.ts';
+
+export type OpeningStatus =
+  | { state: 'unknown' }
+  | { state: 'temporarily_closed'; reopens_on: string | null }
+  /** closes: an instant (epoch milliseconds), null when not known in the next 7 days. */
+  | { state: 'open'; closes: number | null; label: string | null }
+  /** opens: an instant (epoch milliseconds), null when not known in the next 7 days. */
+  | { state: 'closed'; opens: number | null; label: string | null };
+
+const MINUTE = 60_000;
+const NEVER = Number.POSITIVE_INFINITY;
+/** The days around today a status reads, as days after today. */
+const FIRST_DAY = -2;
+const LAST_OPENING_DAY = 7;
+/** The day whose start ends the search for a closing. */
+const HORIZON_DAY = LAST_OPENING_DAY + 1;
+
+const UNKNOWN: OpeningStatus = { state: 'unknown' };
+
+export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
+  const reopensOn = isDate(schedule.reopens_on) ? schedule.reopens_on : null;
+  if (schedule.temporarily_closed && reopensOn === null) {
+    return { state: 'temporarily_closed', reopens_on: null };
+  }
+  const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
+  if (!table) return UNKNOWN;
+  if (schedule.temporarily_closed && reopensOn !== null && now < startOfDate(table, reopensOn)) {
+    return { state: 'temporarily_closed', reopens_on: reopensOn };
+  }
+  const days = scheduleDays(schedule, table);
+  const { known, label } = days(0);
+  const closing = closingOfRunAt(table, days, now);
+  if (closing !== undefined) return { state: 'open', closes: knownClosing(table, days, closing), label };
+  return known ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
+}
+
+/**
+ * How many local days after `now`'s local day `instant` (at most a week or so away) falls in
+ * `timeZone` (0: the same day), for texts such as "opens Mon 09:00"; undefined when the
+ * runtime does not know the zone.
+ */
+export function localDaysBetween(timeZone: string, now: number, instant: number): number | undefined {
+  const clock = zoneClock(timeZone, now);
+  if (!clock) return undefined;
+  return Math.floor(wallClockAt(clock, instant) / DAY) - Math.floor(wallClockAt(clock, now) / DAY);
+}
+
+/** The local dates and weekdays around today in one zone, shared by its locations' statuses. */
+interface DayTable {
+  clock: ZoneClock;
+  /** Today's local midnight, as wall-clock milliseconds (hours.zone.ts). */
+  today: number;
+  /** Of the days from FIRST_DAY to HORIZON_DAY. */
+  dates: string[];
+  weekdays: Weekday[];
+}
+
+const tables = new Map<string, DayTable>();
+
+function dayTable(timeZone: string, now: number): DayTable | undefined {
+  const clock = zoneClock(timeZone, now);
+  if (!clock) return undefined;
+  const today = Math.floor(wallClockAt(clock, now) / DAY) * DAY;
+  const cached = tables.get(timeZone);
+  if (cached?.clock === clock && cached.today === today) return cached;
+  const dates: string[] = [];
+  const weekdays: Weekday[] = [];
+  for (let day = FIRST_DAY; day <= HORIZON_DAY; day++) {
+    // Wall-clock milliseconds read through UTC: a calendar date, no zone involved.
+    const midnight = new Date(today + day * DAY);
+    dates.push(midnight.toISOString().slice(0, 10));
+    weekdays.push(WEEKDAYS[(midnight.getUTCDay() + 6) % 7]!);
+  }
+  const table = { clock, today, dates, weekdays };
+  tables.set(timeZone, table);
+  return table;
+}
+
+/** A day's intervals as instants, flat: [open, close, open, close, ...]. */
+interface DayHours {
+  known: boolean;
+  instants: number[];
+  label: string | null;
+}
+
+/** A schedule's hours of day `day` after today (FIRST_DAY to HORIZON_DAY; others are unknown). */
+type ScheduleDays = (day: number) => DayHours;
+
+const UNKNOWN_DAY: DayHours = { known: false, instants: [], label: null };
+
+/** The schedule's days around today, each read once, when a status first needs it. */
+function scheduleDays(schedule: OpeningSchedule, table: DayTable): ScheduleDays {
+  const read: DayHours[] = [];
+  return (day) => {
+    if (day < FIRST_DAY || day > HORIZON_DAY) return UNKNOWN_DAY;
+    const index = day - FIRST_DAY;
+    read[index] ??= readDay(schedule, table, day, index);
+    return read[index];
+  };
+}
+
+function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index: number): DayHours {
+  const special = specialDayOf(schedule.special_days, table.dates[index]!);
+  const intervals = special ? special[1] : schedule.hours?.[table.weekdays[index]!];
+  const label = special?.[2] ?? null;
+  if (!Array.isArray(intervals)) return UNKNOWN_DAY;
+  const midnight = table.today + day * DAY;
+  const instants: number[] = [];
+  for (const interval of intervals) {
+    const minutes = minutesOfInterval(interval);
+    if (!minutes) return { known: false, instants: [], label };
+    instants.push(
+      instantOfWallClock(table.clock, midnight + minutes.open * MINUTE),
+      instantOfWallClock(table.clock, midnight + minutes.close * MINUTE),
+    );
+  }
+  return { known: true, instants, label };
+}
+
+/**
+ * Whether day `day`'s intervals can hold `instant`, known without reading them: an interval
+ * opens on its day and closes before the end of the next, and every offset of the zone lies
+ * between the clock's min and max.
+ */
+function mayHold(table: DayTable, day: number, instant: number): boolean {
+  const midnight = table.today + day * DAY;
+  return midnight - table.clock.max <= instant && instant < midnight + 2 * DAY - table.clock.min;
+}
+
+/** The first instant of local day `day` after today. */
+function startOfDay(table: DayTable, day: number): number {
+  return instantOfWallClock(table.clock, table.today + day * DAY, true);
+}
+
+/** The local day of an instant, as days after today. */
+function dayOf(table: DayTable, instant: number): number {
+  return Math.floor((wallClockAt(table.clock, instant) - table.today) / DAY);
+}
+
+/** The first instant of a local date (YYYY-MM-DD), or ±Infinity well before or after the days read. */
+function startOfDate(table: DayTable, date: string): number {
+  const day = Math.round((Date.parse(`${date}T00:00:00Z`) - table.today) / DAY);
+  if (day < FIRST_DAY) return -NEVER;
+  if (day > HORIZON_DAY) return NEVER;
+  return startOfDay(table, day);
+}
+
+/**
+ * When `instant` is held by an interval: the first instant after it that none holds (an
+ * interval closing as the next opens runs on). Otherwise undefined.
+ */
+function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): number | undefined {
+  let closing: number | undefined;
+  for (let held = true; held; ) {
+    held = false;
+    const at = closing ?? instant;
+    for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
+      if (!mayHold(table, day, at)) continue;
+      const { instants } = days(day);
+      for (let index = 0; index < instants.length; index += 2) {
+        const close = instants[index + 1]!;
+        if (instants[index]! <= at && at < close && close > (closing ?? at)) {
+          closing = close;
+          held = true;
+        }
+      }
+    }
+  }
+  return closing;
+}
+
+/** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
+function knownClosing(table: DayTable, days: ScheduleDays, closing: number): number | null {
+  if (closing >= startOfDay(table, HORIZON_DAY)) return null;
+  return days(dayOf(table, closing)).known ? closing : null;
+}
+
+/** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
+function nextOpening(table: DayTable, days: ScheduleDays, instant: number): number | null {
+  let opening = NEVER;
+  // The start of the first unknown day: from there on nothing is known until an opening.
+  let unknownFrom = NEVER;
+  for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
+    const midnight = table.today + day * DAY;
+    // Later days open later than an opening or unknown instant already found.
+    if (midnight - table.clock.max > Math.min(opening, unknownFrom)) break;
+    if (midnight + 2 * DAY - table.clock.min <= instant) continue;
+    const hours = days(day);
+    // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
+    // 2011) has no instant to be unknown at: its start is the next day's.
+    if (!hours.known && day > 0) {
+      const start = startOfDay(table, day);
+      if (dayOf(table, start) === day) unknownFrom = Math.min(unknownFrom, start);
+    }
+    const { instants } = hours;
+    for (let index = 0; index < instants.length; index += 2) {
+      const open = instants[index]!;
+      // An interval turned empty by a skipped hour never opens.
+      if (open > instant && open < opening && open < instants[index + 1]!) opening = open;
+    }
+  }
+  return opening <= unknownFrom && opening !== NEVER ? opening : null;
+}
+
+/** The special day of a date: special days are sorted by date, one per date. */
+function specialDayOf(specialDays: SpecialDay[] | undefined, date: string): SpecialDay | undefined {
+  if (!specialDays) return undefined;
+  let low = 0;
+  let high = specialDays.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (specialDays[middle]![0] < date) low = middle + 1;
+    else high = middle;
+  }
+  const found = specialDays[low];
+  return found?.[0] === date ? found : undefined;
+}
+
+// Thousands of locations share a few interval strings: each is read once.
+const readIntervals = new Map<string, IntervalMinutes | null>();
+
+function minutesOfInterval(interval: string): IntervalMinutes | null {
+  let minutes = readIntervals.get(interval);
+  if (minutes === undefined) {
+    minutes = intervalMinutes(interval) ?? null;
+    readIntervals.set(interval, minutes);
+  }
+  return minutes;
+}
+
+function isDate(value: string | null): value is string {
+  if (value === null || !/^\d{4}-\d\d-\d\d$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().startsWith(value);
+}
