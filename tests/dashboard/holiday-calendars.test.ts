@@ -1,4 +1,4 @@
-// The holiday calendars tab of Tags & fields in Chromium against the real service: a calendar
+// The holiday calendars tab of Tags, fields & holidays in Chromium against the real service: a calendar
 // added (a taken name beside its field), its days edited with the special days editor the
 // location editor uses (a mistake caught before sending, beside its control), a category and a
 // location (found by search) assigned, renamed; saved, shown again after a reload, one location

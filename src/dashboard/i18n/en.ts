@@ -25,7 +25,7 @@ export const en = {
   'nav.locations': 'Locations',
   'nav.import': 'Import',
   'nav.finders': 'Finders',
-  'nav.organize': 'Tags & fields',
+  'nav.organize': 'Tags, fields & holidays',
   'nav.processes': 'Activity',
   'nav.account': 'Account',
   'nav.workspaces': 'Workspaces',
@@ -346,7 +346,7 @@ export const en = {
   'finder_sources.categories_label': 'Categories shown',
   'finder_sources.categories_hint': "Saved as the categories of the finder's map.",
   'finder_sources.save_categories': 'Save categories',
-  'finder_sources.no_categories': 'The workspace has no categories yet. Make them under Tags & fields.',
+  'finder_sources.no_categories': 'The workspace has no categories yet. Make them under Tags, fields & holidays.',
   'finder_sources.no_map':
     'This finder has no map any more (it was deleted), so it shows no categories: only the locations it lists of its own.',
   'finder_sources.map_not_yours': "Only the owners of the finder's map can change its categories.",
@@ -489,7 +489,7 @@ export const en = {
   'hours.closed_now': 'Temporarily closed',
   'hours.reopens_on': 'Reopens on (optional)',
 
-  'organize.title': 'Tags, categories and fields',
+  'organize.title': 'Tags, categories, fields and holiday calendars',
   'organize.tab.tags': 'Tags',
   'organize.tab.categories': 'Categories',
   'organize.tab.fields': 'Custom fields',
