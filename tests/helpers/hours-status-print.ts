@@ -2,7 +2,7 @@
 // random ones, openingStatus and its text in English, German and French. Run by
 // tests/hours-status-device-zone.test.ts under several TZ values, which must print the same.
 import { openingStatus } from '../../src/lib/hours/hours.status.ts';
-import { openingText } from '../../src/widget/hours/hours.text.ts';
+import { openingText } from '../../src/widget/hours.text.ts';
 import { createTranslator } from '../../src/widget/i18n.ts';
 import { NAMED_CASES } from './hours-cases.ts';
 import { randomHoursCases } from './hours-random.ts';
