@@ -60,7 +60,8 @@ export function statusLine(
 
 /**
  * The details' opening hours, as [label, table]: the week, then the special days of the coming
- * 30 days with their labels; the location's today marked. Undefined when there are none.
+ * 30 days with their labels; the location's today marked; a temporary closure as the table's
+ * caption, so that the week is not read as open. Undefined when there is none of these.
  */
 export function hoursField(
   location: FinderLocation,
@@ -91,14 +92,15 @@ export function hoursField(
         ],
       ),
   ];
-  if (rows.length === 0) return undefined;
+  const status = openingStatus(location as OpeningSchedule, now);
+  const closure = status.state === 'temporarily_closed' && openingText(status, { timeZone, now, locale, t });
+  if (rows.length === 0 && !closure) return undefined;
   const heading = t('hoursWeek');
   return [
     offsetDiffers(timeZone, now) ? t('hoursLocal', { time: heading }) : heading,
-    h(
-      'table',
-      { class: 'lf-week' },
-      rows.map(([midnight, intervals, isToday, name, label]) =>
+    h('table', { class: 'lf-week' }, [
+      closure && h('caption', {}, [closure]),
+      ...rows.map(([midnight, intervals, isToday, name, label]) =>
         h('tr', {}, [
           h('th', { scope: 'row', 'aria-current': isToday && 'date' }, [
             formatter(locale, 'UTC', name).format(midnight),
@@ -110,7 +112,7 @@ export function hoursField(
           ]),
         ]),
       ),
-    ),
+    ]),
   ];
 }
 

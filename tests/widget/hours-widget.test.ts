@@ -243,7 +243,7 @@ describe('on a phone (390x844, touch) in New York', () => {
     await checkState(page, 'hours-phone-details-late');
   }, 90_000);
 
-  it('states unknown days, and shows no hours where there are none', async () => {
+  it('states unknown days and a temporary closure, and shows no hours where there are none', async () => {
     const page = await openAt('/hours-phone-unknown', berlin('10:00'), PHONE);
     await row(page, 'Potsdam Brandenburger Straße').tap();
     await page.getByRole('article', { name: 'Potsdam Brandenburger Straße' }).waitFor();
@@ -256,6 +256,16 @@ describe('on a phone (390x844, touch) in New York', () => {
     expect(await week(page)).toBeNull();
     expect(await cologne.getByText('Opening hours').count()).toBe(0);
     await checkState(page, 'hours-phone-details-unknown');
+    await page.keyboard.press('Escape');
+
+    // A temporary closure heads (and names) the week, which is not read as open.
+    await row(page, 'Hamburg Altona').tap();
+    const altona = page.getByRole('article', { name: 'Hamburg Altona' });
+    await altona.waitFor();
+    const closure = `Temporarily closed · reopens ${dayOf(10, { month: 'short', day: 'numeric' })}`;
+    expect(await altona.getByRole('table', { name: closure }).count()).toBe(1);
+    expect((await week(page))?.rows).toHaveLength(7);
+    await checkState(page, 'hours-phone-details-closed');
   }, 60_000);
 
   it('filters to the locations open now, with the counts', async () => {
