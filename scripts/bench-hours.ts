@@ -1,7 +1,7 @@
 // npm run bench:hours: the opening status of 10,000 locations (src/lib/hours/hours.status.ts)
 // in Node's V8, as the widget computes it for its list: the first time (each zone's clock read
 // through Intl), again at the same instant, and a minute later, as a list redrawn each minute
-// does; with the locations in one zone, in 40 and in every zone the runtime knows. Then the bytes the status and its text (src/widget/hours/hours.text.ts) take in a
+// does; with the locations in one zone, in 40 and in every zone the runtime knows. Then the bytes the status and its text (src/widget/hours.text.ts) take in a
 // minified bundle of their own, raw and gzip'd (inside widget.js, whose gzip already holds
 // much of their vocabulary, they add a little less). BENCH_LOCATIONS changes the count.
 import { pathToFileURL } from 'node:url';
@@ -188,7 +188,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const status = await measureHoursBundle("export { openingStatus } from './src/lib/hours/hours.status.ts';");
   const withText = await measureHoursBundle(
     "export { openingStatus } from './src/lib/hours/hours.status.ts';\n" +
-      "export { openingText } from './src/widget/hours/hours.text.ts';",
+      "export { openingText } from './src/widget/hours.text.ts';",
   );
   const bytes = ({ minified, gzip }: HoursBundleBytes) => `${minified} B minified, ${gzip} B gzip`;
   console.log(`openingStatus with @date-fns/tz's tzOffset: ${bytes(status.bytes)}`);

@@ -1,23 +1,30 @@
 // npm run bench:widget-ui: the widget with 10,000 locations in headless Chromium (the system's
 // /usr/bin/chromium through playwright-core). Prints the time from the script's request to the
-// first rendered list, the time of a filter change and of a new search position, and the
-// bytes, raw and gzip, of widget.js and of the map file it imports for the map. The service side is the real
+// first rendered list, the time of a filter change, of the "Open now" filter and of a new
+// search position, the time of the opening status of every location in a page of its own
+// (the first time, which builds the zones' clocks, and again), the bytes, raw and gzip, of
+// widget.js and of the map file it imports for the map, and the bytes opening hours add to
+// widget.js (built with and without them). The service side is the real
 // service of the browser tests (tests/widget/helpers/service-backend.ts): the finder's
 // locations written through its routes, published to its /cdn, the page on another origin.
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL. BENCH_LOCATIONS changes the size, BENCH_RUNS the number of page loads
 // (median printed).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, execSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
+import { projectRoot } from '../src/lib/project-root.ts';
 import { LIST_RENDERED_MARK, MAP_RENDERED_MARK, READY_EVENT } from '../src/widget/marks.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage } from '../tests/widget/helpers/browser.ts';
 import { startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
 import { openBenchDatabase } from './bench-database.ts';
-import { buildWidget, measureWidget } from './build-widget.ts';
+import { buildWidget, measureHoursBytes, measureWidget } from './build-widget.ts';
 
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -55,7 +62,8 @@ const LOAD_TIMES = `(async () => {
 const FILTER_TIMES = `(async () => {
   const root = document.querySelector('[data-location-finder]').shadowRoot;
   root.querySelector('[aria-controls^="lf-filters"]').click();
-  const boxes = [...root.querySelectorAll('.lf-filters input[type=checkbox]')].slice(0, 4);
+  const tags = [...root.querySelectorAll('.lf-fieldset')].find((set) => set.querySelector('legend').textContent === 'Features');
+  const boxes = [...tags.querySelectorAll('input[type=checkbox]')].slice(0, 4);
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
   const results = [];
   for (let i = 0; i < ${FILTER_CHANGES}; i++) {
@@ -70,6 +78,88 @@ const FILTER_TIMES = `(async () => {
   }
   return results;
 })()`;
+
+// "Open now" on, off and on again: the synchronous work (every location's status at the
+// instant, the filter, the list and the count), the first time and again.
+const OPEN_NOW_TIMES = `(async () => {
+  const root = document.querySelector('[data-location-finder]').shadowRoot;
+  const box = [...root.querySelectorAll('.lf-fieldset')]
+    .find((set) => set.querySelector('legend').textContent === 'Opening hours').querySelector('input');
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    await frame();
+    const start = performance.now();
+    box.click();
+    times.push({ ms: performance.now() - start, status: root.querySelector('.lf-status').textContent });
+  }
+  return times;
+})()`;
+
+// Every location's opening status (src/lib/hours/hours.status.ts, bundled as widget.js bundles
+// it) in a page that has computed none yet: the first pass builds each zone's clock and day
+// table, then again at the same instant (median of 11) and a minute later each time, as the
+// list's minute does (median of 11).
+const STATUS_TIMES = `(() => {
+  const time = (at) => {
+    const start = performance.now();
+    let open = 0;
+    for (const location of window.locations) if (window.openingStatus(location, at).state === 'open') open++;
+    return { ms: performance.now() - start, open };
+  };
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const now = Date.now();
+  const first = time(now);
+  const again = Array.from({ length: 11 }, () => time(now).ms);
+  const later = Array.from({ length: 11 }, (_, i) => time(now + (i + 1) * 60000).ms);
+  return { first: first.ms, open: first.open, again: median(again), later: median(later) };
+})()`;
+
+async function statusBundle(): Promise<string> {
+  const result = await build({
+    stdin: {
+      contents:
+        "import { openingStatus } from './src/lib/hours/hours.status.ts';\n" +
+        '(window as unknown as { openingStatus: unknown }).openingStatus = openingStatus;',
+      resolveDir: projectRoot,
+      loader: 'ts',
+    },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** The last commit before opening hours reached widget.js: what the build weighed without them. */
+const BEFORE_HOURS = '436080b';
+
+/**
+ * widget.js of BEFORE_HOURS, built by that commit's own build into a temporary folder, gzip
+ * (level 9) bytes; undefined where the repository's history is not at hand.
+ */
+function widgetGzipAt(commit: string): number | undefined {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-before-'));
+  try {
+    execSync(`git archive ${commit} src scripts package.json tsconfig.json | tar -x -C ${dir}`, {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
+    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'));
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-widget.ts'], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+    return gzipSync(readFileSync(path.join(dir, 'dist', 'widget', 'widget.js')), { level: 9 }).length;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 // A new search position through the deep link (what a reload or a shared link does): distances
 // to every location, the sort, the list and the map's framing.
@@ -92,6 +182,8 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-'));
   await buildWidget(dir);
   const sizes = await measureWidget();
+  const hoursBytes = await measureHoursBytes();
+  const beforeHours = widgetGzipAt(BEFORE_HOURS);
   const tiles = await startTileServer();
   const site = await startHostSite();
   const payload = generateFinderPayload(LOCATIONS, {
@@ -113,7 +205,9 @@ async function main() {
   const pointerUrl = `${backend.cdnUrl}/finders/${payload.token}/config.json`;
   const pointer = (await (await fetch(pointerUrl)).json()) as { url: string };
   // The pointer names its file relative to itself (docs/api.md, Publishing).
-  const publishedBytes = (await (await fetch(new URL(pointer.url, pointerUrl))).arrayBuffer()).byteLength;
+  const published = Buffer.from(await (await fetch(new URL(pointer.url, pointerUrl))).arrayBuffer());
+  const publishedBytes = published.byteLength;
+  const publishedLocations = (JSON.parse(published.toString('utf8')) as { locations: unknown[] }).locations;
   const url = site.page('/', customerPage(backend.scriptUrl, payload.token));
   const browser = await launchChromium();
 
@@ -137,6 +231,22 @@ async function main() {
     }
     const page = lastPage as Page;
     const filters = (await page.evaluate(FILTER_TIMES)) as { sync: number; frame: number; status: string }[];
+    const openNow = (await page.evaluate(OPEN_NOW_TIMES)) as { ms: number; status: string }[];
+    const statusPage = await openPage(browser);
+    await statusPage.page.setContent(
+      '<!doctype html><html><head><title>statuses</title></head><body></body></html>',
+    );
+    await statusPage.page.addScriptTag({
+      content: `window.locations = ${JSON.stringify(publishedLocations)};`,
+    });
+    await statusPage.page.addScriptTag({ content: await statusBundle() });
+    const statuses = (await statusPage.page.evaluate(STATUS_TIMES)) as {
+      first: number;
+      open: number;
+      again: number;
+      later: number;
+    };
+    await statusPage.close();
     const search = (await page.evaluate(
       SEARCH_TIME(`#lf-${payload.token.slice(0, 8)}=q:Berlin;lat:52.52000;lng:13.40500`),
     )) as { time: number; status: string };
@@ -165,12 +275,31 @@ async function main() {
     );
     console.log(`    e.g. "${filters[0]?.status}", then "${filters[1]?.status}"`);
     console.log(
+      `  "Open now" filter (every location's status, the filter, list and count): ${ms(openNow[0]!.ms)} on ("${openNow[0]!.status}"), ` +
+        `${ms(openNow[1]!.ms)} off, ${ms(openNow[2]!.ms)} on again`,
+    );
+    console.log(
       `  new search position (distances to all, sort, list, map framing): ${ms(search.time)} ("${search.status}")`,
+    );
+    console.log(
+      `  opening status of all ${publishedLocations.length.toLocaleString('en')} locations in a page of its own: ` +
+        `first ${ms(statuses.first)} (zone clocks and day tables built), again ${ms(statuses.again)}, ` +
+        `a minute later ${ms(statuses.later)} (medians of 11); ${statuses.open} open   [target < 20 ms]`,
     );
     console.log(
       `  widget.js: ${kb(sizes.widget.raw)} raw, ${kb(sizes.widget.gzip)} gzip   [target < 40 KB gzip]; ` +
         `the map file (Leaflet, its CSS and the map's code, loaded when the map is shown): ` +
         `${kb(sizes.map.raw)} raw, ${kb(sizes.map.gzip)} gzip`,
+    );
+    const added = hoursBytes.with.gzip - hoursBytes.without.gzip;
+    console.log(
+      `  opening hours in widget.js: ${added} B gzip, ${hoursBytes.with.raw - hoursBytes.without.raw} B raw ` +
+        `(built with hours.view.ts and hours.i18n.ts and with them emptied: ${hoursBytes.with.gzip} and ` +
+        `${hoursBytes.without.gzip} B gzip; their calls in the view's files not counted)` +
+        (beforeHours === undefined
+          ? ''
+          : `; against widget.js of ${BEFORE_HOURS}, before hours: +${hoursBytes.with.gzip - beforeHours} B gzip ` +
+            `(${beforeHours} B), calls and all   [target < 3 KB]`),
     );
   } finally {
     await browser.close();

@@ -39,6 +39,9 @@ const MAP_ENTRY = path.join(WIDGET_SOURCES, 'map.ts');
 const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'origin-rules.ts'),
   path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
+  path.join(projectRoot, 'src', 'lib', 'hours', 'hours.model.ts'),
+  path.join(projectRoot, 'src', 'lib', 'hours', 'hours.status.ts'),
+  path.join(projectRoot, 'src', 'lib', 'hours', 'hours.zone.ts'),
 ];
 const WIDGET_FILE = 'widget.js';
 /**
@@ -94,8 +97,11 @@ function buildOptions(mapFile: string | null, extra: BuildOptions = {}): BuildOp
 }
 
 /** The code, and the files it was built from (absolute paths). */
-async function compile(mapFile: string | null): Promise<{ code: string; inputs: string[] }> {
-  const result = await build(buildOptions(mapFile));
+async function compile(
+  mapFile: string | null,
+  extra: BuildOptions = {},
+): Promise<{ code: string; inputs: string[] }> {
+  const result = await build(buildOptions(mapFile, extra));
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no output');
   const inputs = Object.keys(result.metafile?.inputs ?? {}).map((input) => path.resolve(input));
@@ -194,6 +200,38 @@ async function removeOlderMapFiles(outDir: string, current: string): Promise<voi
 export async function measureWidget(): Promise<{ widget: WidgetSizes; map: WidgetSizes }> {
   const { map, widget } = await compileBoth();
   return { widget: sizes(widget), map: sizes(map) };
+}
+
+/**
+ * The modules through which widget.js holds opening hours: the view (which reaches the status,
+ * its text, the zone clock and their stylesheet) and the texts.
+ */
+const HOURS_ENTRIES = /[\\/]src[\\/]widget[\\/]hours\.(view|i18n)\.ts$/;
+
+// Each export of the hours modules as an empty object: what is left is the rest of widget.js
+// and the calls into them (finder-view.ts, details.ts, filters-panel.ts), a few dozen bytes.
+const withoutHours: Plugin = {
+  name: 'without-hours',
+  setup(builder) {
+    builder.onLoad({ filter: HOURS_ENTRIES }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const names = [...source.matchAll(/^export (?:const|function) (\w+)/gm)].map((match) => match[1]);
+      return { contents: names.map((name) => `export const ${name} = {};`).join('\n'), loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * What opening hours add to widget.js: its bytes (raw and gzip) as built, and as built with the
+ * hours modules left out (HOURS_ENTRIES, by the without-hours plugin).
+ */
+export async function measureHoursBytes(): Promise<{ with: WidgetSizes; without: WidgetSizes }> {
+  const mapFile = mapFileName('0'.repeat(16));
+  const [full, bare] = await Promise.all([
+    compile(mapFile),
+    compile(mapFile, { plugins: [leafletEsm, minifiedCssText, withoutHours] }),
+  ]);
+  return { with: sizes(full.code), without: sizes(bare.code) };
 }
 
 /** The project's files the widget is built from (absolute paths): src/widget and SHARED_SOURCES. */

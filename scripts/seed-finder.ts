@@ -5,7 +5,7 @@
 // widget's browser tests, so both stand on the real service rather than on a hand-made payload.
 //
 // The input is the widget payload's own shape (src/widget/types.ts): what the widget should
-// end up reading. Ids in it are the caller's; the service assigns its own, and the result maps
+// end up reading (its special days become each location's own special hours). Ids in it are the caller's; the service assigns its own, and the result maps
 // one to the other.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -134,9 +134,13 @@ export async function seedFinder(
   const tagNames = new Map(content.tags.map((tag) => [tag.slug, tag.name]));
   const locationIds = new Map<number, number>();
   await mapWithConcurrency(content.locations, options.concurrency ?? 1, async (location) => {
-    const { id, tags, sets, custom_fields, image_url, ...fields } = location;
+    const { id, tags, sets, custom_fields, image_url, special_days, ...fields } = location;
     const created = await api<{ id: number }>('POST', '/locations', {
       ...fields,
+      // The payload's special days are the location's own special hours, one a date.
+      ...(special_days?.length
+        ? { special_hours: special_days.map(([date, hours, label]) => ({ date, hours, label })) }
+        : {}),
       workspace_id: workspaceId,
       tags: tags.map((slug) => tagNames.get(slug) ?? slug),
       set_ids: sets.map((set) => setIds.get(set)).filter((set) => set !== undefined),

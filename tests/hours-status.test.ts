@@ -3,7 +3,7 @@
 // days, temporary closures, odd offsets and the date line. Each is checked against the
 // Temporal reference too, so the reference is held to the same hand-made answers.
 import { describe, expect, it } from 'vitest';
-import { localDaysBetween, openingStatus } from '../src/lib/hours/hours.status.ts';
+import { localDate, localDaysBetween, openingStatus } from '../src/lib/hours/hours.status.ts';
 import { NAMED_CASES, readableStatus } from './helpers/hours-cases.ts';
 import { referenceStatus } from './helpers/hours-reference.ts';
 
@@ -50,5 +50,18 @@ describe('localDaysBetween', () => {
       ),
     ).toBe(3);
     expect(localDaysBetween('Mars/Olympus_Mons', 0, 0)).toBeUndefined();
+  });
+});
+
+describe('localDate', () => {
+  it('is the date on the location’s calendar, either side of the date line', () => {
+    const instant = Date.parse('2025-06-10T10:30:00Z');
+    expect(localDate('Pacific/Kiritimati', instant)).toBe('2025-06-11');
+    expect(localDate('Pacific/Pago_Pago', instant)).toBe('2025-06-09');
+    expect(localDate('Europe/Berlin', instant)).toBe('2025-06-10');
+    // The first instant of a day after a jump at midnight (Santiago, 01:00 -03): that day.
+    expect(localDate('America/Santiago', Date.parse('2025-09-07T01:00-03:00'))).toBe('2025-09-07');
+    expect(localDate('America/Santiago', Date.parse('2025-09-06T23:59-04:00'))).toBe('2025-09-06');
+    expect(localDate('Mars/Olympus_Mons', instant)).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
-// One location's details: a back button, title, image, address, distance, contact links
-// (tel:, mailto:, website), a directions link, the finder's custom fields under their labels,
-// and its tags and sets. Links that leave the page report a `click` event.
+// One location's details: a back button, title, image, address, distance, opening hours
+// (hours.view.ts), contact links (tel:, mailto:, website), a directions link, the finder's
+// custom fields under their labels, and its tags and sets. Links that leave the page report a `click` event.
 import { h, isolated, safeHttpUrl, telHref, uniqueId } from './dom.ts';
+import { type HoursContext, hoursField } from './hours.view.ts';
 import type { MessageKey, Translate } from './i18n.ts';
 import type { CustomFieldDefinition, FinderLocation, FinderPayload } from './types.ts';
 
@@ -9,6 +10,7 @@ export interface DetailsContext {
   payload: FinderPayload;
   t: Translate;
   language: string;
+  hours: HoursContext;
   distance: string | null;
   directionsUrl: string;
   onClose(): void;
@@ -87,6 +89,8 @@ export function renderDetails(location: FinderLocation, context: DetailsContext)
       ),
     );
   }
+  const hours = hoursField(location, Date.now(), context.hours);
+  if (hours) fields.push(row(...hours));
   if (location.phone) {
     fields.push(
       row(label('phone'), h('a', { href: telHref(location.phone), class: 'lf-link' }, [location.phone])),

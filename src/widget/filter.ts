@@ -1,6 +1,7 @@
 // Which locations pass the visitor's filters: tags (any or all of the chosen ones, per the
-// finder's tag_filter_mode), sets (any of the chosen ones) and the finder's advanced
-// refinements (each chosen refinement must hold; within one, all or any of its conditions).
+// finder's tag_filter_mode), sets (any of the chosen ones), the finder's advanced
+// refinements (each chosen refinement must hold; within one, all or any of its conditions) and
+// "Open now" (at the instant of the filtering).
 // Refinement results are computed once per refinement and kept, so a filter change at 10,000
 // locations is one pass over typed arrays.
 import type { Condition, FinderLocation, Refinement } from './types.ts';
@@ -11,18 +12,21 @@ export interface FilterSelection {
   sets: Set<number>;
   /** Indexes into the finder's advanced_refinements. */
   refinements: Set<number>;
+  /** Holds 1 when only locations open now pass (not in deep links: a link outlives the hour). */
+  open: Set<number>;
 }
 
 export const emptySelection = (): FilterSelection => ({
   tags: new Set(),
   sets: new Set(),
   refinements: new Set(),
+  open: new Set(),
 });
 
 export const selectionSize = (selection: FilterSelection) =>
-  selection.tags.size + selection.sets.size + selection.refinements.size;
+  selection.tags.size + selection.sets.size + selection.refinements.size + selection.open.size;
 
-/** Replaces the selection's contents, keeping the same set objects. */
+/** Replaces the selection's contents (but `open`), keeping the same set objects. */
 export function replaceSelection(
   selection: FilterSelection,
   next: { tags: Iterable<string>; sets: Iterable<number>; refinements: Iterable<number> },
@@ -121,6 +125,8 @@ export function createLocationFilter(
   locations: readonly FinderLocation[],
   refinements: readonly Refinement[],
   tagMode: 'any' | 'all',
+  /** Whether a location is open at an instant: the open-now filter's test (hours.view.ts). */
+  isOpen: (location: FinderLocation, now: number) => boolean,
 ): LocationFilter {
   const passes = new Map<number, Uint8Array>();
   const refinementPasses = (index: number): Uint8Array => {
@@ -143,6 +149,8 @@ export function createLocationFilter(
       const tags = [...selection.tags];
       const sets = selection.sets;
       const chosenRefinements = [...selection.refinements].map(refinementPasses);
+      const open = selection.open.size > 0;
+      const now = Date.now();
       const result: number[] = [];
       for (let k = 0; k < order.length; k++) {
         const i = order[k] as number;
@@ -153,6 +161,7 @@ export function createLocationFilter(
         }
         if (sets.size > 0 && !location.sets.some((id) => sets.has(id))) continue;
         if (!chosenRefinements.every((pass) => pass[i] === 1)) continue;
+        if (open && !isOpen(location, now)) continue;
         result.push(i);
       }
       return result;

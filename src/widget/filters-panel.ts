@@ -1,8 +1,9 @@
-// The filter controls: a disclosure button and a panel of checkbox groups for the finder's
-// tags, sets and advanced refinements. Checking a box edits the shared selection and asks
-// the view to update; the button counts the active filters. The panel ends with "Show N
-// locations", which narrow layouts show (the panel covers the results there) to close it and
-// go back to the list; Escape closes it from anywhere inside, focus back on the button.
+// The filter controls: a disclosure button and a panel of checkbox groups for "Open now" (when
+// locations have opening hours), the finder's tags, sets and advanced refinements. Checking a
+// box edits the shared selection and asks the view to update; the button counts the active
+// filters. The panel ends with "Show N locations", which narrow layouts show (the panel covers
+// the results there) to close it and go back to the list; Escape closes it from anywhere
+// inside, focus back on the button.
 import { h, uniqueId } from './dom.ts';
 import { type FilterSelection, replaceSelection, selectionSize } from './filter.ts';
 import type { Translate } from './i18n.ts';
@@ -21,6 +22,8 @@ export function createFiltersPanel(options: {
   payload: FinderPayload;
   t: Translate;
   tagMode: 'any' | 'all';
+  /** Offer "Open now": some location has opening hours. */
+  openNow: boolean;
   selection: FilterSelection;
   onChange(): void;
   /** The panel opened or closed. */
@@ -28,12 +31,16 @@ export function createFiltersPanel(options: {
   /** "Show N locations" closed the panel: the results are wanted. */
   onDone(): void;
 }): FiltersPanel | undefined {
-  const { payload, t, tagMode, selection, onChange, onToggle, onDone } = options;
+  const { payload, t, tagMode, openNow, selection, onChange, onToggle, onDone } = options;
   const groups: {
     legend: string;
     hint?: string;
     items: { label: string; set: Set<unknown>; value: unknown }[];
   }[] = [
+    {
+      legend: t('hoursWeek'),
+      items: openNow ? [{ label: t('hoursOpen'), set: selection.open, value: 1 }] : [],
+    },
     {
       legend: t('tags'),
       hint: payload.tags.length > 1 ? t(tagMode === 'all' ? 'tagsAll' : 'tagsAny') : undefined,
@@ -90,6 +97,7 @@ export function createFiltersPanel(options: {
   const clear = h('button', { type: 'button', class: 'lf-button lf-button--quiet' }, [t('clearFilters')]);
   clear.addEventListener('click', () => {
     replaceSelection(selection, { tags: [], sets: [], refinements: [] });
+    selection.open.clear();
     panel.sync();
     onChange();
   });

@@ -22,6 +22,15 @@ import { h, isolated } from './dom.ts';
 import type { Endpoints } from './endpoints.ts';
 import { createLocationFilter, emptySelection, replaceSelection } from './filter.ts';
 import { createFiltersPanel } from './filters-panel.ts';
+import {
+  everyMinute,
+  HOURS_CSS,
+  type HoursContext,
+  hasHours,
+  hoursLocale,
+  isOpenNow,
+  statusLine,
+} from './hours.view.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
 import type { MapView } from './map.ts';
@@ -68,7 +77,7 @@ export async function mountFinder(options: MountOptions): Promise<void> {
   // A container mounted before and unmounted keeps its (emptied) shadow root: a host has one.
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const frame = h('div', { class: 'lf-frame' });
-  const style = h('style', {}, [widgetCss]);
+  const style = h('style', {}, [widgetCss + HOURS_CSS]);
   shadow.append(style, frame);
   lifetime.add(() => shadow.replaceChildren());
   const fallbackT = createTranslator(resolveLanguage('auto', hostLanguage(host)));
@@ -125,7 +134,14 @@ function createFinderView(
   const tracker: Tracker = createTracker(endpoints.apiUrl, token, lifetime);
   const hashKey = deepLinkKey(token);
   const idToIndex = new Map(locations.map((location, i) => [location.id, i]));
-  const filter = createLocationFilter(locations, payload.advanced_refinements, settings.tagFilterMode);
+  const filter = createLocationFilter(
+    locations,
+    payload.advanced_refinements,
+    settings.tagFilterMode,
+    isOpenNow,
+  );
+  const withHours = hasHours(locations);
+  const hours: HoursContext = { locale: hoursLocale(language), t };
   const natural = locations.map((_, i) => i);
 
   // The view's state.
@@ -157,9 +173,14 @@ function createFinderView(
         h('span', { class: 'lf-row-address' }, [isolated(addressLine(location))]),
       ];
       const km = distances?.[i];
-      if (km !== undefined && Number.isFinite(km)) {
-        parts.push(h('span', { class: 'lf-row-distance' }, [isolated(formatDistance(km))]));
-      }
+      const distance =
+        km !== undefined &&
+        Number.isFinite(km) &&
+        h('span', { class: 'lf-row-distance' }, [isolated(formatDistance(km))]);
+      // Computed for the rows drawn only: the list draws those in view.
+      const line = statusLine(location, Date.now(), hours);
+      // The distance and the opening status share a line: rows keep their height.
+      if (distance || line) parts.push(h('span', { class: 'lf-row-meta' }, [distance, line]));
       button.replaceChildren(...parts);
       if (i === selected) button.setAttribute('aria-current', 'true');
       else button.removeAttribute('aria-current');
@@ -216,6 +237,7 @@ function createFinderView(
     payload,
     t,
     tagMode: settings.tagFilterMode,
+    openNow: withHours,
     selection,
     onChange: () => update(),
     onToggle: (open) => root.classList.toggle('lf-root--filters', open),
@@ -310,9 +332,11 @@ function createFinderView(
     list.setCount(results.length);
     filters?.setCount(results.length);
     empty.hidden = results.length > 0;
-    status.textContent = origin
+    const said = origin
       ? t('resultsNear', { count: results.length, place: origin.label })
       : t('results', { count: results.length });
+    // The same words again would be read out again (the minute's refresh).
+    if (status.textContent !== said) status.textContent = said;
     map?.setResults(results);
     if (ready) writeHash();
   }
@@ -369,6 +393,7 @@ function createFinderView(
       payload,
       t,
       language,
+      hours,
       distance: km !== undefined && Number.isFinite(km) ? formatDistance(km) : null,
       directionsUrl: settings.directionsUrl,
       onClose: closeDetails,
@@ -424,6 +449,15 @@ function createFinderView(
       applyLink(linkedNow);
     }
   });
+
+  // The statuses move with the clock: each minute, the rows in view and the open-now filter's
+  // results are computed again.
+  if (withHours) {
+    everyMinute(lifetime, () => {
+      if (selection.open.size > 0) update();
+      else list.refresh();
+    });
+  }
 
   performance.mark(LIST_RENDERED_MARK, { detail: { token } });
   host.dispatchEvent(

@@ -1,11 +1,13 @@
 // The widget's texts in English, German and French, and the one `t()` that reads them:
 // `{name}` placeholders and plural forms chosen by Intl.PluralRules. A missing German or
 // French text falls back to English, so a new key never shows up blank.
+import { hoursDe, hoursEn, hoursFr } from './hours.i18n.ts';
 import { LANGUAGES, type Language } from './settings.ts';
 
 type Message = string | { one: string; other: string };
 
 const en = {
+  ...hoursEn,
   region: 'Store locator: {name}',
   regionUnnamed: 'Store locator',
   searchLabel: 'Find locations near',
@@ -61,21 +63,13 @@ const en = {
   cluster: { one: '1 location, zoom in', other: '{count} locations, zoom in' },
   youAreHere: 'Search position',
   photo: 'Photo of {name}',
-  hoursOpen: 'Open now',
-  hoursClosesAt: 'Open now · closes {time}',
-  hoursClosesOn: 'Open now · closes {day} {time}',
-  hoursClosesIn: 'Closes in {count} min',
-  hoursClosed: 'Closed',
-  hoursOpensAt: 'Closed · opens {time}',
-  hoursOpensOn: 'Closed · opens {day} {time}',
-  hoursTemporarilyClosed: 'Temporarily closed',
-  hoursReopensOn: 'Temporarily closed · reopens {date}',
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
 type Catalog = Partial<Record<MessageKey, Message>>;
 
 const de: Catalog = {
+  ...hoursDe,
   region: 'Filialsuche: {name}',
   regionUnnamed: 'Filialsuche',
   searchLabel: 'Standorte finden in der Nähe von',
@@ -132,18 +126,10 @@ const de: Catalog = {
   cluster: { one: '1 Standort, hineinzoomen', other: '{count} Standorte, hineinzoomen' },
   youAreHere: 'Suchposition',
   photo: 'Foto von {name}',
-  hoursOpen: 'Geöffnet',
-  hoursClosesAt: 'Geöffnet · schließt um {time}',
-  hoursClosesOn: 'Geöffnet · schließt {day} um {time}',
-  hoursClosesIn: 'Schließt in {count} Min.',
-  hoursClosed: 'Geschlossen',
-  hoursOpensAt: 'Geschlossen · öffnet um {time}',
-  hoursOpensOn: 'Geschlossen · öffnet {day} um {time}',
-  hoursTemporarilyClosed: 'Vorübergehend geschlossen',
-  hoursReopensOn: 'Vorübergehend geschlossen · öffnet wieder am {date}',
 };
 
 const fr: Catalog = {
+  ...hoursFr,
   region: 'Localisateur de magasins : {name}',
   regionUnnamed: 'Localisateur de magasins',
   searchLabel: 'Trouver des adresses près de',
@@ -200,15 +186,6 @@ const fr: Catalog = {
   cluster: { one: '1 adresse, zoomer', other: '{count} adresses, zoomer' },
   youAreHere: 'Position recherchée',
   photo: 'Photo de {name}',
-  hoursOpen: 'Ouvert',
-  hoursClosesAt: 'Ouvert · ferme à {time}',
-  hoursClosesOn: 'Ouvert · ferme {day} à {time}',
-  hoursClosesIn: 'Ferme dans {count} min',
-  hoursClosed: 'Fermé',
-  hoursOpensAt: 'Fermé · ouvre à {time}',
-  hoursOpensOn: 'Fermé · ouvre {day} à {time}',
-  hoursTemporarilyClosed: 'Fermé temporairement',
-  hoursReopensOn: 'Fermé temporairement · réouverture le {date}',
 };
 
 const CATALOGS: Record<Language, Catalog> = { en, de, fr };

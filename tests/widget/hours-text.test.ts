@@ -1,9 +1,9 @@
-// The opening status as a line of text (src/widget/hours/hours.text.ts): the location's own
+// The opening status as a line of text (src/widget/hours.text.ts): the location's own
 // wall-clock times in the visitor's language, minutes counted in the last hour, weekdays for
 // other days and the date a week ahead.
 import { describe, expect, it } from 'vitest';
 import type { OpeningStatus } from '../../src/lib/hours/hours.status.ts';
-import { openingText } from '../../src/widget/hours/hours.text.ts';
+import { openingText } from '../../src/widget/hours.text.ts';
 import { createTranslator } from '../../src/widget/i18n.ts';
 
 const text = (
@@ -12,7 +12,8 @@ const text = (
   language: 'en' | 'de' | 'fr',
   timeZone: string | null = 'Europe/Berlin',
   locale: string = language,
-) => openingText(status, { timeZone, now: Date.parse(at), locale, t: createTranslator(language) });
+  local = false,
+) => openingText(status, { timeZone, now: Date.parse(at), locale, t: createTranslator(language), local });
 const open = (closes: string | null): OpeningStatus => ({
   state: 'open',
   closes: closes === null ? null : Date.parse(closes),
@@ -84,13 +85,33 @@ describe('openingText', () => {
     });
     expect(text(closure(null), '2025-06-10T10:00+02:00', 'en', null)).toBe('Temporarily closed');
     expect(text(closure('2025-07-01'), '2025-06-10T10:00+02:00', 'en')).toBe(
-      'Temporarily closed · reopens July 1',
+      'Temporarily closed · reopens Jul 1',
+    );
+    expect(text(closure('2026-03-01'), '2025-06-10T10:00+02:00', 'en', 'Europe/Berlin', 'en-GB')).toBe(
+      'Temporarily closed · reopens 1 Mar',
     );
     expect(text(closure('2025-07-01'), '2025-06-10T10:00+02:00', 'de')).toBe(
       'Vorübergehend geschlossen · öffnet wieder am 1. Juli',
     );
     expect(text(closure('2025-07-01'), '2025-06-10T10:00+02:00', 'fr')).toBe(
-      'Fermé temporairement · réouverture le 1 juillet',
+      'Fermé temporairement · réouverture le 1 juil.',
     );
+  });
+
+  it('says "local time" after a time when told the visitor’s clock reads another offset', () => {
+    const status = closed('2025-06-16T09:00+02:00');
+    expect(text(status, '2025-06-14T19:00+02:00', 'en', 'Europe/Berlin', 'en-GB', true)).toBe(
+      'Closed · opens Mon 09:00 (local time)',
+    );
+    expect(text(status, '2025-06-14T19:00+02:00', 'de', 'Europe/Berlin', 'de', true)).toBe(
+      'Geschlossen · öffnet Mo um 09:00 (Ortszeit)',
+    );
+    expect(
+      text(open('2025-06-14T18:00+02:00'), '2025-06-14T10:00+02:00', 'fr', 'Europe/Berlin', 'fr', true),
+    ).toBe('Ouvert · ferme à 18:00 (heure locale)');
+    // No time, nothing to say it of.
+    expect(
+      text(open('2025-06-14T18:00+02:00'), '2025-06-14T17:35+02:00', 'en', 'Europe/Berlin', 'en', true),
+    ).toBe('Closes in 25 min');
   });
 });

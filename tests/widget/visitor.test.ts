@@ -366,13 +366,17 @@ describe('map, list and details', () => {
       `return [...root.querySelectorAll('.lf-field')].map((field) =>
          [field.querySelector('dt').textContent, field.querySelector('dd').innerText]);`,
     );
-    expect(fields).toEqual([
+    // The opening hours after the address (their content: tests/widget/hours-widget.test.ts).
+    const [address, hours, ...rest] = fields as [string, string][];
+    expect(hours?.[0]).toMatch(/^Opening hours/);
+    expect(hours?.[1]).toMatch(/^Monday\t/);
+    expect([address, ...rest]).toEqual([
       ['Address', 'Unter den Linden 1\n10117 Berlin\nDE'],
       ['Phone', '+49 30 5550100'],
       ['Email', 'store101@shop.example'],
       // The "opens in a new tab" note is visually hidden (positioned), hence its own line here.
       ['Website', 'shop.example/stores/101\n(opens in a new tab)'],
-      ['Opening hours', 'Mon–Fri 8:00–20:00\nSat 9:00–18:00'],
+      ['Notes', 'Entrance on Friedrichstraße.\nBicycle racks at the back.'],
       ['Seats', '120'],
       ['Services', 'repair, rental'],
       ['Book an appointment', 'https://book.example/berlin-mitte\n(opens in a new tab)'],

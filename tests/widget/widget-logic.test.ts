@@ -12,6 +12,7 @@ import {
   emptySelection,
   matchesCondition,
   matchesRefinement,
+  selectionSize,
 } from '../../src/widget/filter.ts';
 import { createTranslator, resolveLanguage } from '../../src/widget/i18n.ts';
 import { DEFAULT_SETTINGS, OSM_TILE_URL, parseSettings } from '../../src/widget/settings.ts';
@@ -85,6 +86,10 @@ describe('refinement conditions', () => {
 
 describe('the location filter', () => {
   const payload = createFinderPayload();
+  // The open-now test is not asked unless "Open now" is chosen.
+  const never = () => {
+    throw new Error('asked whether a location is open');
+  };
   const ids = (indexes: number[]) => indexes.map((i) => payload.locations[i]?.id);
   const order = payload.locations.map((_, i) => i);
   const idsWith = (test: (location: FinderLocation) => boolean) =>
@@ -93,8 +98,8 @@ describe('the location filter', () => {
   it('tags combine with OR in "any" mode and with AND in "all" mode', () => {
     const selection = emptySelection();
     selection.tags.add('free-wi-fi').add('open-late');
-    const any = createLocationFilter(payload.locations, payload.advanced_refinements, 'any');
-    const all = createLocationFilter(payload.locations, payload.advanced_refinements, 'all');
+    const any = createLocationFilter(payload.locations, payload.advanced_refinements, 'any', never);
+    const all = createLocationFilter(payload.locations, payload.advanced_refinements, 'all', never);
     expect(ids(any.apply(selection, order))).toEqual(
       idsWith((l) => l.tags.includes('free-wi-fi') || l.tags.includes('open-late')),
     );
@@ -106,7 +111,7 @@ describe('the location filter', () => {
   });
 
   it('sets, tags and every chosen refinement must all hold, and the given order is kept', () => {
-    const filter = createLocationFilter(payload.locations, payload.advanced_refinements, 'any');
+    const filter = createLocationFilter(payload.locations, payload.advanced_refinements, 'any', never);
     const selection = emptySelection();
     selection.refinements.add(0).add(1); // repair service AND Berlin area
     expect(ids(filter.apply(selection, order))).toEqual(
@@ -121,6 +126,27 @@ describe('the location filter', () => {
     const reversed = [...order].reverse();
     selection.sets.clear();
     expect(ids(filter.apply(selection, reversed))).toEqual(ids(filter.apply(selection, order)).reverse());
+  });
+
+  it('"Open now" keeps the locations open at one instant, with the other filters', () => {
+    const asked: number[] = [];
+    const openIds = new Set([101, 102, 105, 107]);
+    const filter = createLocationFilter(payload.locations, payload.advanced_refinements, 'any', (l, now) => {
+      asked.push(now);
+      return openIds.has(l.id);
+    });
+    const selection = emptySelection();
+    selection.open.add(1);
+    const before = Date.now();
+    expect(ids(filter.apply(selection, order))).toEqual([...openIds]);
+    expect(new Set(asked).size).toBe(1);
+    expect(asked[0]).toBeGreaterThanOrEqual(before);
+    selection.tags.add('free-wi-fi');
+    expect(ids(filter.apply(selection, order))).toEqual(
+      idsWith((l) => openIds.has(l.id) && l.tags.includes('free-wi-fi')),
+    );
+    expect(filter.apply(selection, order).length).toBeGreaterThan(0);
+    expect(selectionSize(selection)).toBe(2);
   });
 });
 

@@ -83,6 +83,14 @@ export function localDaysBetween(timeZone: string, now: number, instant: number)
   return Math.floor(wallClockAt(clock, instant) / DAY) - Math.floor(wallClockAt(clock, now) / DAY);
 }
 
+/**
+ * The local date (YYYY-MM-DD) at `now` in `timeZone`, for marking today in a week and listing the
+ * coming special days; undefined when the runtime does not know the zone.
+ */
+export function localDate(timeZone: string, now: number): string | undefined {
+  return dayTable(timeZone, now)?.dates[-FIRST_DAY];
+}
+
 /** The local dates and weekdays around today in one zone, shared by its locations' statuses. */
 interface DayTable {
   clock: ZoneClock;

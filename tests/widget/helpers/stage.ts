@@ -18,8 +18,11 @@ export interface OpenOptions extends BrowserContextOptions {
   origin?: string;
   /** Sees every request of the page from the first one on. */
   onRequest?: (request: Request) => void;
-  /** The page's timers on Playwright's clock from the start, so a test can move time on (page.clock). */
-  clock?: boolean;
+  /**
+   * The page's timers on Playwright's clock from the start, so a test can move time on
+   * (page.clock); a number starts that clock at this instant (epoch milliseconds).
+   */
+  clock?: boolean | number;
 }
 
 export interface Stage {
@@ -61,7 +64,9 @@ export async function startStage(options: {
       const opened = await openPage(browser, contextOptions);
       pages.push(opened);
       if (onRequest) opened.page.on('request', onRequest);
-      if (clock) await opened.page.clock.install();
+      if (clock !== undefined && clock !== false) {
+        await opened.page.clock.install(typeof clock === 'number' ? { time: clock } : {});
+      }
       const at = origin ?? (otherOrigin ? site.otherOrigin : site.origin);
       await opened.page.goto(url.replace(site.origin, at));
       return opened;

@@ -1,0 +1,159 @@
+// Opening hours in the widget: the status line of a list row, the week and the coming special
+// days in the details, the open-now filter's test, and the tick that keeps them current. Times
+// are the location's wall-clock times in the visitor's language and clock format; of the
+// visitor's own zone only hours.device.ts knows (to say "local time").
+import { type Interval, intervalMinutes, type OpeningSchedule, WEEKDAYS } from '../lib/hours/hours.model.ts';
+import { localDate, openingStatus } from '../lib/hours/hours.status.ts';
+import { h, isolated } from './dom.ts';
+import hoursCss from './hours.css';
+import { offsetDiffers } from './hours.device.ts';
+import { formatter, openingText } from './hours.text.ts';
+import type { Translate } from './i18n.ts';
+import type { Lifetime } from './lifetime.ts';
+import type { FinderLocation } from './types.ts';
+
+export const HOURS_CSS = hoursCss;
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** Monday 1 January 2024, midnight UTC: the week's rows read their names and times from it through UTC. */
+const MONDAY = Date.UTC(2024, 0, 1);
+/** The details list the special days from today to this many days ahead. */
+const SPECIAL_DAYS_AHEAD = 30;
+
+export interface HoursContext {
+  /** The visitor's locale (hoursLocale). */
+  locale: string;
+  t: Translate;
+}
+
+/** Whether any location has opening hours: the filter and the tick are there for them. */
+export const hasHours = (locations: FinderLocation[]) =>
+  locations.some((location) => location.hours || location.temporarily_closed);
+
+/**
+ * The widget's language with the region of the visitor's browser when it speaks that language
+ * (en-GB rather than en), for the visitor's clock format: 18:00 or 6:00 PM.
+ */
+export const hoursLocale = (language: string) =>
+  navigator.languages.find((tag) => tag.split('-')[0] === language) ?? language;
+
+// A payload published before opening hours lacks their fields: openingStatus reads that as unknown.
+export const isOpenNow = (location: FinderLocation, now: number) =>
+  openingStatus(location as OpeningSchedule, now).state === 'open';
+
+/** "Open now · closes 18:00" and the like, or null when the hours are unknown. */
+export function statusLine(
+  location: FinderLocation,
+  now: number,
+  { locale, t }: HoursContext,
+): string | null {
+  const timeZone = location.time_zone ?? null;
+  return openingText(openingStatus(location as OpeningSchedule, now), {
+    timeZone,
+    now,
+    locale,
+    t,
+    local: !!timeZone && offsetDiffers(timeZone, now),
+  });
+}
+
+/**
+ * The details' opening hours, as [label, table]: the week, then the special days of the coming
+ * 30 days with their labels; the location's today marked; a temporary closure as the table's
+ * caption, so that the week is not read as open. Undefined when there is none of these.
+ */
+export function hoursField(
+  location: FinderLocation,
+  now: number,
+  context: HoursContext,
+): [string, Node] | undefined {
+  const { locale, t } = context;
+  const { time_zone: timeZone, hours } = location;
+  const today = timeZone && localDate(timeZone, now);
+  if (!today) return undefined;
+  const todayIndex = (new Date(today).getUTCDay() + 6) % 7;
+  const until = new Date(Date.parse(today) + SPECIAL_DAYS_AHEAD * DAY).toISOString().slice(0, 10);
+  const rows: Row[] = [
+    ...(hours && WEEKDAYS.some((day) => hours[day])
+      ? WEEKDAYS.map(
+          (day, index): Row => [MONDAY + index * DAY, hours[day], index === todayIndex, 'weekdayLong'],
+        )
+      : []),
+    ...(location.special_days ?? [])
+      .filter(([date]) => date >= today && date < until)
+      .map(
+        ([date, intervals, label]): Row => [
+          Date.parse(date),
+          intervals,
+          date === today,
+          'weekdayDate',
+          label,
+        ],
+      ),
+  ];
+  const status = openingStatus(location as OpeningSchedule, now);
+  const closure = status.state === 'temporarily_closed' && openingText(status, { timeZone, now, locale, t });
+  if (rows.length === 0 && !closure) return undefined;
+  const heading = t('hoursWeek');
+  return [
+    offsetDiffers(timeZone, now) ? t('hoursLocal', { time: heading }) : heading,
+    h('table', { class: 'lf-week' }, [
+      closure && h('caption', {}, [closure]),
+      ...rows.map(([midnight, intervals, isToday, name, label]) =>
+        h('tr', {}, [
+          h('th', { scope: 'row', 'aria-current': isToday && 'date' }, [
+            formatter(locale, 'UTC', name).format(midnight),
+          ]),
+          h('td', {}, [
+            intervalsText(intervals, midnight, context),
+            label && ' · ',
+            label && isolated(label),
+          ]),
+        ]),
+      ),
+    ]),
+  ];
+}
+
+/** A day's row: midnight as UTC milliseconds, its intervals (undefined: unknown), today, its name's format, label. */
+type Row = [
+  midnight: number,
+  intervals: Interval[] | undefined,
+  today: boolean,
+  name: 'weekdayLong' | 'weekdayDate',
+  label?: string,
+];
+
+/** "9:00 AM – 6:00 PM", past midnight "7:00 PM – Sat 2:00 AM"; closed or not known. */
+function intervalsText(intervals: Interval[] | undefined, midnight: number, { locale, t }: HoursContext) {
+  if (!intervals) return t('hoursUnknown');
+  if (intervals.length === 0) return t('hoursClosed');
+  const time = formatter(locale, 'UTC', 'time');
+  return intervals
+    .map((interval) => {
+      const minutes = intervalMinutes(interval);
+      if (!minutes) return t('hoursUnknown');
+      const close = midnight + minutes.close * MINUTE;
+      const day = minutes.close < DAY / MINUTE ? '' : `${formatter(locale, 'UTC', 'weekday').format(close)} `;
+      return `${time.format(midnight + minutes.open * MINUTE)} – ${day}${time.format(close)}`;
+    })
+    .join(', ');
+}
+
+/** Calls `tick` at the start of every minute, from the next one on, while the view lives. */
+export function everyMinute(lifetime: Lifetime, tick: () => void): void {
+  let timer: ReturnType<typeof setTimeout>;
+  const next = () => {
+    // From the clock each time: a timer that fires late (or early) does not shift the minutes.
+    timer = setTimeout(
+      () => {
+        tick();
+        next();
+      },
+      MINUTE - (Date.now() % MINUTE),
+    );
+  };
+  next();
+  lifetime.add(() => clearTimeout(timer));
+}
