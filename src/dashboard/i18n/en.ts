@@ -346,7 +346,8 @@ export const en = {
   'finder_sources.categories_label': 'Categories shown',
   'finder_sources.categories_hint': "Saved as the categories of the finder's map.",
   'finder_sources.save_categories': 'Save categories',
-  'finder_sources.no_categories': 'The workspace has no categories yet. Make them under Tags, fields & holidays.',
+  'finder_sources.no_categories':
+    'The workspace has no categories yet. Make them under Tags, fields & holidays.',
   'finder_sources.no_map':
     'This finder has no map any more (it was deleted), so it shows no categories: only the locations it lists of its own.',
   'finder_sources.map_not_yours': "Only the owners of the finder's map can change its categories.",
