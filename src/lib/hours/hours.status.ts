@@ -66,10 +66,10 @@ export function openingStatus(schedule: OpeningSchedule, now: number): OpeningSt
     return { state: 'temporarily_closed', reopens_on: reopensOn };
   }
   const days = scheduleDays(schedule, table);
-  const { known, label } = days(0);
+  const { instants, label } = days(0);
   const closing = closingOfRunAt(table, days, now);
   if (closing !== undefined) return { state: 'open', closes: knownClosing(table, days, closing), label };
-  return known ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
+  return instants ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
 }
 
 /**
@@ -78,9 +78,8 @@ export function openingStatus(schedule: OpeningSchedule, now: number): OpeningSt
  * runtime does not know the zone.
  */
 export function localDaysBetween(timeZone: string, now: number, instant: number): number | undefined {
-  const clock = zoneClock(timeZone, now);
-  if (!clock) return undefined;
-  return Math.floor(wallClockAt(clock, instant) / DAY) - Math.floor(wallClockAt(clock, now) / DAY);
+  const table = dayTable(timeZone, now);
+  return table && dayOf(table, instant);
 }
 
 /**
@@ -122,17 +121,16 @@ function dayTable(timeZone: string, now: number): DayTable | undefined {
   return table;
 }
 
-/** A day's intervals as instants, flat: [open, close, open, close, ...]. */
+/** A day's intervals as instants, flat: [open, close, open, close, ...]; null when unknown. */
 interface DayHours {
-  known: boolean;
-  instants: number[];
+  instants: number[] | null;
   label: string | null;
 }
 
 /** A schedule's hours of day `day` after today (FIRST_DAY to HORIZON_DAY; others are unknown). */
 type ScheduleDays = (day: number) => DayHours;
 
-const UNKNOWN_DAY: DayHours = { known: false, instants: [], label: null };
+const UNKNOWN_DAY: DayHours = { instants: null, label: null };
 
 /** The schedule's days around today, each read once, when a status first needs it. */
 function scheduleDays(schedule: OpeningSchedule, table: DayTable): ScheduleDays {
@@ -154,13 +152,13 @@ function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index:
   const instants: number[] = [];
   for (const interval of intervals) {
     const minutes = minutesOfInterval(interval);
-    if (!minutes) return { known: false, instants: [], label };
+    if (!minutes) return { instants: null, label };
     instants.push(
       instantOfWallClock(table.clock, midnight + minutes.open * MINUTE),
       instantOfWallClock(table.clock, midnight + minutes.close * MINUTE),
     );
   }
-  return { known: true, instants, label };
+  return { instants, label };
 }
 
 /**
@@ -202,7 +200,7 @@ function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): n
     const at = closing ?? instant;
     for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
       if (!mayHold(table, day, at)) continue;
-      const { instants } = days(day);
+      const instants = days(day).instants ?? [];
       for (let index = 0; index < instants.length; index += 2) {
         const close = instants[index + 1]!;
         if (instants[index]! <= at && at < close && close > (closing ?? at)) {
@@ -218,7 +216,7 @@ function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): n
 /** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
 function knownClosing(table: DayTable, days: ScheduleDays, closing: number): number | null {
   if (closing >= startOfDay(table, HORIZON_DAY)) return null;
-  return days(dayOf(table, closing)).known ? closing : null;
+  return days(dayOf(table, closing)).instants ? closing : null;
 }
 
 /** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
@@ -231,14 +229,14 @@ function nextOpening(table: DayTable, days: ScheduleDays, instant: number): numb
     // Later days open later than an opening or unknown instant already found.
     if (midnight - table.clock.max > Math.min(opening, unknownFrom)) break;
     if (midnight + 2 * DAY - table.clock.min <= instant) continue;
-    const hours = days(day);
+    const { instants } = days(day);
     // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
     // 2011) has no instant to be unknown at: its start is the next day's.
-    if (!hours.known && day > 0) {
+    if (!instants) {
       const start = startOfDay(table, day);
-      if (dayOf(table, start) === day) unknownFrom = Math.min(unknownFrom, start);
+      if (day > 0 && dayOf(table, start) === day) unknownFrom = Math.min(unknownFrom, start);
+      continue;
     }
-    const { instants } = hours;
     for (let index = 0; index < instants.length; index += 2) {
       const open = instants[index]!;
       // An interval turned empty by a skipped hour never opens.
