@@ -9,6 +9,7 @@ import {
   dayNumber,
   type HoursProblem,
   readTimeZone,
+  storedSpecialHours,
 } from './hours.rules.ts';
 
 const report = (problems: HoursProblem[], ctx: z.RefinementCtx) => {
@@ -65,16 +66,7 @@ const specialEntrySchema = z.strictObject(
 export const specialHoursSchema = z
   .array(specialEntrySchema, { error: 'The special hours must be a list of entries.' })
   .superRefine((entries, ctx) => report(checkSpecialHours(entries), ctx))
-  .transform((entries): SpecialHours[] =>
-    entries
-      .map((entry) => ({
-        date: entry.date,
-        end_date: entry.end_date == null || entry.end_date === entry.date ? null : entry.end_date,
-        hours: entry.hours,
-        label: entry.label ?? null,
-      }))
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
-  );
+  .transform((entries): SpecialHours[] => storedSpecialHours(entries));
 
 /** An IANA time zone name the runtime knows, kept in its proper case. */
 export const timeZoneSchema = z

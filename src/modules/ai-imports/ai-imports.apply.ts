@@ -6,6 +6,7 @@
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
 import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
+import { openingLayoutOf } from '../locations/import/locations.import.opening.ts';
 import type { Layout, ParsedRow } from '../locations/import/locations.import.rows.ts';
 import { EMAIL_CUSTOM_FIELD, validatePayload } from './ai-imports.normalize.ts';
 import { effectivePayload } from './ai-imports.schemas.ts';
@@ -25,23 +26,25 @@ export const ACCEPTED_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RAN
  * The staging layout of an AI item: the location columns a drafted payload has. external_id and
  * description are absent, so a matched location keeps them (applyStaged writes present columns).
  */
+const AI_ITEM_INDEX: Layout['index'] = {
+  title: 0,
+  address: 1,
+  city: 2,
+  state: 3,
+  country: 4,
+  zip: 5,
+  phone: 6,
+  email: 7,
+  website: 8,
+  lat: 9,
+  lng: 10,
+  tags: 11,
+};
 export const AI_ITEM_LAYOUT: Layout = {
-  index: {
-    title: 0,
-    address: 1,
-    city: 2,
-    state: 3,
-    country: 4,
-    zip: 5,
-    phone: 6,
-    email: 7,
-    website: 8,
-    lat: 9,
-    lng: 10,
-    tags: 11,
-  },
+  index: AI_ITEM_INDEX,
   custom: [],
   width: 12,
+  opening: openingLayoutOf(AI_ITEM_INDEX),
 };
 
 export const GEOCODE_WARNINGS = {
@@ -68,6 +71,7 @@ export interface PlannedItem {
 }
 
 export interface ApplyPlan {
+  /** Items whose locations are written (those the write itself refuses move to `failed`). */
   apply: PlannedItem[];
   /** Items that cannot become locations: approved ones with errors, custom values the workspace refuses. */
   failed: { itemId: number; errors: AiImportValidationError[] }[];
@@ -134,6 +138,7 @@ export function locationRowOf(
     tags: payload.tags,
     customSet,
     customRemoved: [],
+    opening: {},
   };
 }
 
