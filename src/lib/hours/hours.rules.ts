@@ -5,6 +5,7 @@ import {
   type IntervalMinutes,
   intervalMinutes,
   type SpecialHours,
+  type StoredSpecialHours,
   WEEKDAYS,
   type WeeklyHours,
 } from './hours.model.ts';
@@ -143,7 +144,7 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
  * Special hours as they are kept: an end date equal to the date is none (null), a missing label
  * is null, entries sorted by date. For entries that checkSpecialHours accepts.
  */
-export function storedSpecialHours(entries: readonly SpecialHours[]): SpecialHours[] {
+export function storedSpecialHours(entries: readonly SpecialHours[]): StoredSpecialHours[] {
   return entries
     .map((entry) => ({
       date: entry.date,
