@@ -1,5 +1,6 @@
 // npm run bench:import: the CSV import at 100,000 rows, through the real HTTP endpoint.
-// Generates a CSV (tags and two custom fields), imports it (all creates), imports it again
+// Generates a CSV (tags, two custom fields, coordinates whose time zone is derived, a week of
+// opening hours and special hours), imports it (all creates), imports it again
 // (all updates), and prints rows per second beside PostgreSQL COPY of the same file into a
 // bare table on the same server, plus the peak memory (RSS) of this process, which runs the
 // API. The upload is streamed from disk, so the client side adds next to nothing.
@@ -29,7 +30,19 @@ import { openBenchDatabase } from './bench-database.ts';
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const TAGS = ['drive-thru', 'open late', 'parking', 'wifi', 'wheelchair access', 'atm', 'pharmacy', 'bakery'];
 const CITIES = ['Springfield', 'Shelbyville', 'Ogdenville', 'North Haverbrook', 'Capital City'];
-const HEADER = 'title,address,city,state,zip,country,lat,lng,phone,email,website,external_id,tags,seats,kind';
+const HEADER =
+  'title,address,city,state,zip,country,lat,lng,phone,email,website,external_id,tags,seats,kind,' +
+  'time_zone,hours_mon,hours_tue,hours_wed,hours_thu,hours_fri,hours_sat,hours_sun,special_hours';
+
+/** A week of opening hours in the CSV's cells (an empty time_zone: derived from lat/lng). */
+function hoursCells(i: number, changed: boolean) {
+  const day = changed ? '08:00-17:00' : '"09:00-12:30, 13:30-18:00"';
+  const friday = i % 3 === 0 ? '19:00-02:00' : day;
+  const special = changed
+    ? '2026-12-31 10:00-14:00'
+    : '"2026-12-24 09:00-14:00 Christmas Eve; 2026-12-25..2026-12-26 closed"';
+  return `,${day},${day},${day},${day},${friday},10:00-14:00,${i % 7 === 0 ? '24h' : 'closed'},${special}`;
+}
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const rate = (rows: number, ms: number) => Math.round((rows * 1000) / ms);
@@ -44,7 +57,8 @@ async function writeCsv(file: string, changed = false) {
       const externalId = i % 2 === 0 ? `EXT-${i}` : '';
       yield `"Store ${i}, Main",${i} Market Street,${CITIES[(i + shift) % CITIES.length]},ST,${10000 + (i % 90000)},US,` +
         `${(i % 180) - 89.5},${(i % 360) - 179.5},+1 555 ${String(i).padStart(7, '0')},store${i}@example.test,` +
-        `shop.example.test/${i},${externalId},${tags},${(i + shift) % 200},${i % 3 === 0 ? 'depot' : 'shop'}\n`;
+        `shop.example.test/${i},${externalId},${tags},${(i + shift) % 200},${i % 3 === 0 ? 'depot' : 'shop'},` +
+        `${hoursCells(i, changed)}\n`;
     }
   }
   await pipeline(Readable.from(lines()), createWriteStream(file));

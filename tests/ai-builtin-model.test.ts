@@ -4,8 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_DRAFTED_LOCATIONS } from '../src/modules/ai-imports/ai-imports.answers.ts';
-import { normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';
-import type { AiImportSourceAnswers } from '../src/modules/ai-imports/ai-imports.table.ts';
+import { EMPTY_LOCATION_PAYLOAD, normalizeItems } from '../src/modules/ai-imports/ai-imports.normalize.ts';
+import type {
+  AiImportLocationPayload,
+  AiImportSourceAnswers,
+} from '../src/modules/ai-imports/ai-imports.table.ts';
 import {
   countryInScope,
   parsePostalLine,
@@ -40,21 +43,7 @@ const answersFor = (
   ...extra,
 });
 
-type Drafted = {
-  name: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  country: string | null;
-  phone: string | null;
-  website: string | null;
-  lat: number | null;
-  lng: number | null;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
-  source_text: string;
-};
+type Drafted = AiImportLocationPayload & { source_text: string };
 
 /** The drafted locations without their source text, for exact comparison. */
 function draft(source_notes: string, extra: Partial<AiImportSourceAnswers> = {}) {
@@ -68,21 +57,10 @@ function draft(source_notes: string, extra: Partial<AiImportSourceAnswers> = {})
   };
 }
 
-const blank: Omit<Drafted, 'source_text'> = {
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: {},
-};
+const blank = EMPTY_LOCATION_PAYLOAD;
 const place = (fields: Partial<typeof blank>) => ({ ...blank, ...fields });
+const week = (days: string[], intervals: string[]) =>
+  Object.fromEntries(days.map((day) => [day, intervals])) as AiImportLocationPayload['hours'];
 
 const US = 'United States';
 const UK = 'United Kingdom';
@@ -183,6 +161,8 @@ describe('fixtures: realistic pasted lists', () => {
         state: 'Oxfordshire',
         zip: 'OX20 1SU',
         country: UK,
+        // "Open Mon-Sat 9am-5:30pm"
+        hours: week(['mon', 'tue', 'wed', 'thu', 'fri', 'sat'], ['09:00-17:30']),
       }),
     ]);
   });
@@ -236,11 +216,13 @@ describe('fixtures: realistic pasted lists', () => {
         zip: '04275',
         city: 'Leipzig',
         country: 'Germany',
+        // "Mo–Sa 6–18 Uhr"
+        hours: week(['mon', 'tue', 'wed', 'thu', 'fri', 'sat'], ['06:00-18:00']),
       }),
     ]);
   });
 
-  it('French boutiques in blocks: "12, rue ...", "75001 Paris", Tél., email, hours left out', () => {
+  it('French boutiques in blocks: "12, rue ...", "75001 Paris", Tél., email, hours read', () => {
     const { locations, raw } = draft(fixture('fr-boutiques-blocks.txt'));
     expect(raw).toMatchObject({ layouts: { source_notes: 'blocks' }, drafted: 4 });
     expect(locations).toEqual([
@@ -276,6 +258,8 @@ describe('fixtures: realistic pasted lists', () => {
         zip: '33000',
         city: 'Bordeaux',
         country: 'France',
+        // "Horaires : mar-sam 10h-19h"
+        hours: week(['tue', 'wed', 'thu', 'fri', 'sat'], ['10:00-19:00']),
       }),
     ]);
   });
@@ -425,6 +409,53 @@ describe('fixtures: realistic pasted lists', () => {
   });
 });
 
+describe('opening hours in entries', () => {
+  it('reads hours cut at their commas, hours on lines of a block and a table column into the week', () => {
+    const { locations } = draft(
+      [
+        'Corner Shop - 1 High St, Oxford OX1 4AA - Mon-Fri 9-12, 14-18, Sat 10-14',
+        '',
+        'Late Bar',
+        '2 Cowley Rd',
+        'Oxford OX4 1HP',
+        'Thu-Sat 18-2',
+        'Sun closed',
+      ].join('\n'),
+    );
+    const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri'];
+    expect(locations[0]).toMatchObject({
+      address: '1 High St',
+      zip: 'OX1 4AA',
+      hours: { ...week(weekdays, ['09:00-12:00', '14:00-18:00']), sat: ['10:00-14:00'] },
+    });
+    expect(locations[1]).toMatchObject({
+      address: '2 Cowley Rd',
+      hours: { ...week(['thu', 'fri', 'sat'], ['18:00-02:00']), sun: [] },
+    });
+
+    const table = draft(
+      ['Name\tAddress\tPostcode\tCity\tOpening hours', 'Mill Shop\t3 Mill Lane\tOX1 1AA\tOxford\t24/7'].join(
+        '\n',
+      ),
+    );
+    expect(table.raw.layouts.source_notes).toBe('table');
+    expect(table.locations[0]!.hours).toEqual(week([...weekdays, 'sat', 'sun'], ['00:00-24:00']));
+  });
+
+  it('leaves out hours it does not read, and never takes them for the address', () => {
+    const { locations } = draft(
+      [
+        'Corner Shop - 1 High St, Oxford OX1 4AA - Mon-Fri 9-5',
+        'Other Shop - 2 High St, Oxford OX1 4AB - Mon-Sat 9-18, Sun & holidays closed',
+      ].join('\n'),
+    );
+    for (const location of locations) {
+      expect(location.hours).toBeNull();
+      expect(location.address).toMatch(/^\d High St$/);
+    }
+  });
+});
+
 describe('phones, websites, emails, coordinates, hours', () => {
   it.each([
     '+1 217-555-0123',
@@ -494,6 +525,8 @@ describe('phones, websites, emails, coordinates, hours', () => {
       'Mo–Sa 6–18 Uhr',
       'Horaires : mar-sam 10h-19h',
       'Open daily 7-19',
+      'Sun closed',
+      'So geschlossen',
     ]) {
       expect(isOpeningHours(text)).toBe(true);
     }

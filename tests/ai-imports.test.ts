@@ -459,6 +459,155 @@ describe('generate -> waiting_review -> patch -> import', () => {
   });
 });
 
+describe('opening hours', () => {
+  const noDays = { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null };
+
+  it('flow from the model through review to the locations; bad hours are item errors or warnings, never a 500', async () => {
+    fake.setBehaviour({
+      kind: 'locations',
+      locations: [
+        wireLocation({
+          name: 'Hours Westminster',
+          address: '11 Downing Street',
+          city: 'London',
+          zip: 'SW1A 2AB',
+          country: 'United Kingdom',
+          phone: '+44 20 7925 0919',
+          lat: 51.5033,
+          lng: -0.1275,
+          hours: { ...noDays, mon: ['09:00-18:00'], fri: ['19:00-02:00'], sun: [] },
+          special_hours: [{ date: '2026-12-25', end_date: '2026-12-26', hours: [], label: 'Christmas' }],
+        }),
+        wireLocation({
+          name: 'Hours Friedrichshain',
+          address: 'Karl-Marx-Allee 100',
+          city: 'Berlin',
+          zip: '10243',
+          country: 'Germany',
+          phone: '+49 30 1234568',
+          hours: { ...noDays, mon: ['9-18'], tue: ['13:00-18:00', '09:00-12:00'] },
+        }),
+        // A lenient server's week as text: left out with a warning.
+        wireLocation({
+          name: 'Hours Text',
+          address: '2 Text Street',
+          city: 'Leeds',
+          phone: '+44 113 496 0000',
+          lat: 53.8,
+          lng: -1.55,
+          hours: 'Mon-Fri 9-18',
+          time_zone: 'Mars/Olympus',
+        }),
+        // Hours, no zone, and an address the geocoder does not place: refused on import.
+        wireLocation({
+          name: 'Hours Nowhere',
+          address: '5 Nowhere Lane',
+          city: 'Atlantis',
+          phone: '555-0102',
+          hours: { ...noDays, sat: ['10:00-14:00'] },
+        }),
+      ],
+    });
+    const { process, batch } = await startImport();
+    expect(await waitForStatus(process.id, ['waiting_review', 'failed'])).toBe('waiting_review');
+    const schema = fake.requests.at(-1)!.body?.response_format as { json_schema: { schema: unknown } };
+    expect(JSON.stringify(schema.json_schema.schema)).toContain('special_hours');
+
+    const shown = (await call('GET', `/ai-location-imports/${batch.id}`, cast.ownerToken)).json();
+    const [westminster, berlin, text, nowhere] = shown.items;
+    expect(westminster).toMatchObject({
+      validation_errors: [],
+      normalized_payload: {
+        time_zone: null,
+        hours: { mon: ['09:00-18:00'], fri: ['19:00-02:00'], sun: [] },
+        special_hours: [{ date: '2026-12-25', end_date: '2026-12-26', hours: [], label: 'Christmas' }],
+      },
+    });
+    expect(berlin.confidence).toBe('low');
+    expect(berlin.validation_errors).toEqual([
+      { field: 'hours.mon.0', message: expect.stringMatching(/^Each interval must be HH:MM-HH:MM/) },
+      { field: 'hours.tue.1', message: 'Intervals must be in order and may not overlap.' },
+    ]);
+    expect(text.normalized_payload.hours).toBeNull();
+    expect(text.warnings).toContain(
+      "The drafted hours could not be read (not an object of days mon ... sun, each a list of intervals or null) and were left out; the model's answer is in raw_model_output.",
+    );
+    expect(text.validation_errors).toEqual([
+      { field: 'time_zone', message: 'The time zone must be an IANA time zone name such as Europe/Berlin.' },
+    ]);
+    expect(nowhere.warnings).toContain(
+      'Opening hours need a time zone: without one or coordinates, they are imported only if the address geocodes (the zone is derived from the coordinates).',
+    );
+
+    // An edit is checked as a location's write: 422 naming the interval, nothing changed.
+    const itemUrl = (item: { id: number }) => `/ai-location-imports/${batch.id}/items/${item.id}`;
+    const refused = await call('PATCH', itemUrl(berlin), cast.ownerToken, {
+      payload: { hours: { mon: ['09:00-18:00'], wed: ['25:00-26:00'] } },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors)).toEqual(['payload.hours.wed.0']);
+    const [stored] = await ctx.deps.db
+      .select()
+      .from(aiImportItemsTable)
+      .where(eq(aiImportItemsTable.id, berlin.id));
+    expect(stored!.userPayload).toBeNull();
+    const fixed = await call('PATCH', itemUrl(berlin), cast.ownerToken, {
+      status: 'approved',
+      payload: { hours: { sat: ['10:00-14:00'], mon: ['09:00-18:00'] } },
+    });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json().items[1]).toMatchObject({
+      status: 'approved',
+      validation_errors: [],
+      user_payload: { hours: { mon: ['09:00-18:00'], sat: ['10:00-14:00'] } },
+    });
+    // The time zone error keeps the text item out; clearing the zone lets it in, still warned.
+    const cleared = await call('PATCH', itemUrl(text), cast.ownerToken, { payload: { time_zone: null } });
+    expect(cleared.json().items[2].validation_errors).toEqual([]);
+
+    const imported = await call('POST', `/ai-location-imports/${batch.id}/import`, cast.ownerToken);
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json().batch).toMatchObject({ imported_items: 3, failed_items: 1 });
+    const after = (await call('GET', `/ai-location-imports/${batch.id}`, cast.ownerToken)).json();
+    expect(after.items.map((item: { status: string }) => item.status)).toEqual([
+      'imported',
+      'imported',
+      'imported',
+      'failed',
+    ]);
+    expect(after.items[3].validation_errors).toEqual([
+      {
+        field: 'time_zone',
+        message:
+          'The time zone field is required when hours, special hours or a reopening date are given (or give lat and lng to derive it).',
+      },
+    ]);
+    expect(after.items[3].location_id).toBeNull();
+
+    const location = async (item: { location_id: number }) =>
+      (await call('GET', `/locations/${item.location_id}`, cast.ownerToken)).json();
+    expect(await location(after.items[0])).toMatchObject({
+      time_zone: 'Europe/London',
+      time_zone_derived: true,
+      hours: { mon: ['09:00-18:00'], fri: ['19:00-02:00'], sun: [] },
+      special_hours: [{ date: '2026-12-25', end_date: '2026-12-26', hours: [], label: 'Christmas' }],
+    });
+    // Geocoded, then its zone derived from the geocoded point.
+    expect(await location(after.items[1])).toMatchObject({
+      lat: placeByKey('karl-marx-allee')!.lat,
+      time_zone: 'Europe/Berlin',
+      time_zone_derived: true,
+      hours: { mon: ['09:00-18:00'], sat: ['10:00-14:00'] },
+    });
+    expect(await location(after.items[2])).toMatchObject({ time_zone: 'Europe/London', hours: null });
+    const nowhereRows = await ctx.deps.db
+      .select()
+      .from(locationsTable)
+      .where(eq(locationsTable.title, 'Hours Nowhere'));
+    expect(nowhereRows).toHaveLength(0);
+  });
+});
+
 describe('failures, retries and cancels', () => {
   it.each([
     [

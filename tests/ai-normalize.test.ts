@@ -8,10 +8,12 @@ import {
   assessPayloads,
   countCoreFields,
   duplicateKey,
+  EMPTY_LOCATION_PAYLOAD,
   mergePayload,
   normalizeItem,
   normalizeItems,
   payloadPatchSchema,
+  storedPayload,
   toPayload,
   validatePayload,
   WARNINGS,
@@ -31,22 +33,12 @@ const complete: AiImportLocationPayload = {
   lng: -89.6501,
   tags: ['wifi'],
   custom_fields: { email: 'downtown@dailygrind.com' },
+  time_zone: null,
+  hours: null,
+  special_hours: null,
 };
 
-const empty: AiImportLocationPayload = {
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: {},
-};
+const empty = EMPTY_LOCATION_PAYLOAD;
 
 const fieldsOf = (errors: { field: string }[]) => errors.map((error) => error.field);
 
@@ -388,5 +380,128 @@ describe('mergePayload', () => {
   it('is the drafted payload when there is no edit', () => {
     expect(mergePayload(complete, null)).toEqual(complete);
     expect(mergePayload(complete, {})).toEqual(complete);
+  });
+});
+
+describe('opening hours of a drafted location', () => {
+  const week = { mon: ['09:00-18:00'], fri: ['19:00-02:00'], sun: [] };
+
+  it('keeps a week in day order, a known zone in its proper case and special hours sorted', () => {
+    const payload = toPayload({
+      ...complete,
+      time_zone: ' europe/berlin ',
+      hours: { sun: [], fri: [' 19:00-02:00 '], mon: ['09:00-18:00'], tue: null },
+      special_hours: [
+        { date: '2026-12-31', end_date: null, hours: ['10:00-14:00'], label: ' ' },
+        { date: '2026-12-24', end_date: '2026-12-24', hours: [], label: 'Christmas Eve' },
+      ],
+    });
+    expect(payload).toMatchObject({
+      time_zone: 'Europe/Berlin',
+      hours: week,
+      special_hours: [
+        { date: '2026-12-24', end_date: null, hours: [], label: 'Christmas Eve' },
+        { date: '2026-12-31', end_date: null, hours: ['10:00-14:00'], label: null },
+      ],
+    });
+    expect(Object.keys(payload.hours!)).toEqual(['mon', 'fri', 'sun']);
+    expect(validatePayload(payload)).toEqual([]);
+    expect(toPayload({ hours: { mon: null }, special_hours: [] })).toMatchObject({
+      hours: null,
+      special_hours: null,
+    });
+  });
+
+  it('names each bad value as the API does: an unknown zone, bad intervals, bad dates', () => {
+    const payload = toPayload({
+      ...complete,
+      time_zone: 'Mars/Olympus',
+      hours: {
+        mon: ['9-18'],
+        tue: ['13:00-18:00', '09:00-12:00'],
+        sat: ['20:00-03:00'],
+        sun: ['02:00-05:00'],
+      },
+      special_hours: [{ date: '2026-02-30', end_date: null, hours: ['x'], label: null }],
+    });
+    const item = assessPayload(payload);
+    expect(item.confidence).toBe('low');
+    expect(item.validation_errors).toEqual([
+      { field: 'time_zone', message: 'The time zone must be an IANA time zone name such as Europe/Berlin.' },
+      { field: 'hours.mon.0', message: expect.stringMatching(/^Each interval must be HH:MM-HH:MM/) },
+      { field: 'hours.tue.1', message: 'Intervals must be in order and may not overlap.' },
+      { field: 'hours.sun.0', message: "This interval overlaps sat's interval past midnight." },
+      { field: 'special_hours.0.date', message: 'The date must be a date written YYYY-MM-DD.' },
+      { field: 'special_hours.0.hours.0', message: expect.stringMatching(/^Each interval must be/) },
+    ]);
+  });
+
+  it.each([
+    ['hours', 'Mon-Fri 9-18'],
+    ['hours', ['09:00-18:00']],
+    ['hours', { monday: ['09:00-18:00'] }],
+    ['hours', { mon: '09:00-18:00' }],
+    ['hours', { mon: [9] }],
+    ['special_hours', { date: '2026-12-24', hours: [] }],
+    ['special_hours', [{ date: '2026-12-24', end_date: null, label: null }]],
+    ['special_hours', [{ date: 20261224, end_date: null, hours: [], label: null }]],
+    ['time_zone', 1],
+  ] as const)(
+    'leaves out %s it cannot read (%j) with a warning, not an error or a partial week',
+    (field, value) => {
+      const raw = { ...complete, [field]: value };
+      const item = normalizeItem(raw);
+      expect(item.normalized_payload[field]).toBeNull();
+      expect(item.validation_errors).toEqual([]);
+      expect(item.warnings).toContain(WARNINGS.unreadable(field));
+      // A reviewer's value ends the warning; it is recomputed from the payload and the answer.
+      const edited = { ...item.normalized_payload, time_zone: 'UTC', hours: week, special_hours: [] };
+      expect(assessPayloads([edited], [raw])[0]!.warnings).not.toContain(WARNINGS.unreadable(field));
+      expect(assessPayloads([item.normalized_payload], [raw])[0]!.warnings).toEqual(item.warnings);
+    },
+  );
+
+  it('warns of hours that have neither a time zone nor coordinates to derive one from', () => {
+    const noPlace = { ...complete, lat: null, lng: null, hours: week };
+    expect(assessPayload(noPlace).warnings).toContain(WARNINGS.hoursWithoutTimeZone);
+    expect(assessPayload({ ...noPlace, time_zone: 'Europe/Paris' }).warnings).not.toContain(
+      WARNINGS.hoursWithoutTimeZone,
+    );
+    expect(assessPayload({ ...complete, hours: week }).warnings).not.toContain(WARNINGS.hoursWithoutTimeZone);
+  });
+
+  it('checks an edit as the API checks a location, and merges it', () => {
+    const patch = payloadPatchSchema.parse({
+      time_zone: 'america/chicago',
+      hours: { sat: ['10:00-14:00'], mon: ['09:00-18:00'] },
+      special_hours: [{ date: '2026-12-25', end_date: '2026-12-25', hours: [] }],
+    });
+    expect(mergePayload(complete, patch as Partial<AiImportLocationPayload>)).toEqual({
+      ...complete,
+      time_zone: 'America/Chicago',
+      hours: { mon: ['09:00-18:00'], sat: ['10:00-14:00'] },
+      special_hours: [{ date: '2026-12-25', end_date: null, hours: [], label: null }],
+    });
+    const cleared = payloadPatchSchema.parse({ hours: null, special_hours: null, time_zone: null });
+    expect(mergePayload({ ...complete, hours: week }, cleared as Partial<AiImportLocationPayload>)).toEqual(
+      complete,
+    );
+    for (const [body, path] of [
+      [{ hours: { mon: ['9-18'] } }, 'hours.mon.0'],
+      [{ hours: { monday: [] } }, 'hours'],
+      [
+        { special_hours: [{ date: '2026-12-27', end_date: '2026-12-20', hours: [] }] },
+        'special_hours.0.end_date',
+      ],
+      [{ time_zone: 'Mars/Olympus' }, 'time_zone'],
+    ] as const) {
+      const result = payloadPatchSchema.safeParse(body);
+      expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([path]);
+    }
+  });
+
+  it('completes a payload stored before the opening fields existed', () => {
+    const { time_zone: _zone, hours: _hours, special_hours: _special, ...old } = complete;
+    expect(storedPayload(old)).toEqual(complete);
   });
 });

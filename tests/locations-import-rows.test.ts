@@ -93,6 +93,8 @@ describe('parseRow', () => {
       tags: ['Drive-thru', 'Late'],
       customSet: { seats: 12, Kind: 'shop' },
       customRemoved: [],
+      // The zones at the row's point, found as it is read, for the time zone derived after the match.
+      opening: { zones: ['Europe/Berlin'] },
     });
   });
 
@@ -132,6 +134,7 @@ describe('looseKey', () => {
     tags: undefined,
     customSet: NO_VALUES,
     customRemoved: [],
+    opening: {},
   });
 
   it('is the external id when the row has one', () => {

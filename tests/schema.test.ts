@@ -4,6 +4,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
+import { EMPTY_LOCATION_PAYLOAD } from '../src/modules/ai-imports/ai-imports.normalize.ts';
 import * as schema from '../src/schema.ts';
 import { createUser } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
@@ -29,10 +30,7 @@ const answers = {
   customer_description: 'Locals',
   source_notes: 'Shop, 1 Main St',
 };
-const payload = {
-  ...{ name: 'Shop', address: null, city: null, state: null, zip: null, country: null },
-  ...{ phone: null, website: null, lat: null, lng: null, tags: [], custom_fields: {} },
-};
+const payload = { ...EMPTY_LOCATION_PAYLOAD, name: 'Shop' };
 
 /** A workspace holding one of everything, for the cascade checks. */
 async function populatedWorkspace() {

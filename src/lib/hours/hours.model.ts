@@ -33,6 +33,12 @@ export interface SpecialHours {
   label?: string | null;
 }
 
+/** Special hours as they are kept (hours.rules.ts storedSpecialHours): every key present. */
+export interface StoredSpecialHours extends SpecialHours {
+  end_date: string | null;
+  label: string | null;
+}
+
 /**
  * A special day as the widget payload lists it, one per date, the range and the calendars
  * already expanded: [date, intervals] or [date, intervals, label]. A location's own special

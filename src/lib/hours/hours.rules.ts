@@ -5,6 +5,7 @@ import {
   type IntervalMinutes,
   intervalMinutes,
   type SpecialHours,
+  type StoredSpecialHours,
   WEEKDAYS,
   type WeeklyHours,
 } from './hours.model.ts';
@@ -140,12 +141,36 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
 }
 
 /**
+ * Special hours as they are kept: an end date equal to the date is none (null), a missing label
+ * is null, entries sorted by date. For entries that checkSpecialHours accepts.
+ */
+export function storedSpecialHours(entries: readonly SpecialHours[]): StoredSpecialHours[] {
+  return entries
+    .map((entry) => ({
+      date: entry.date,
+      end_date: entry.end_date == null || entry.end_date === entry.date ? null : entry.end_date,
+      hours: entry.hours,
+      label: entry.label ?? null,
+    }))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+/**
+ * Names readTimeZone knew, as it keeps them. Asking the runtime costs a formatter (over 100 µs),
+ * which an import of many rows pays once per name; bounded, as any spelling may be asked.
+ */
+const knownTimeZones = new Map<string, string>();
+const MAX_KNOWN_TIME_ZONES = 2_000;
+
+/**
  * The spelling a known IANA time zone name is kept in, or undefined when the runtime does not
  * know the name. The runtime's own database decides (Intl), as it is the one the widget reads
  * zones with. Case is corrected (`europe/berlin` is kept as `Europe/Berlin`); a link such as
  * `Asia/Kolkata` is kept as given, as some runtimes would answer the older `Asia/Calcutta`.
  */
 export function readTimeZone(name: string): string | undefined {
+  const known = knownTimeZones.get(name);
+  if (known !== undefined) return known;
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return undefined;
   let resolved: string;
   try {
@@ -153,5 +178,7 @@ export function readTimeZone(name: string): string | undefined {
   } catch {
     return undefined;
   }
-  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
+  const kept = resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
+  if (knownTimeZones.size < MAX_KNOWN_TIME_ZONES) knownTimeZones.set(name, kept);
+  return kept;
 }

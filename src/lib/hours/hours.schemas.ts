@@ -3,13 +3,14 @@
 // problem. Named in the OpenAPI document (src/openapi.components.ts).
 import { z } from 'zod';
 import { CONTROL_CHARACTER } from '../schemas.ts';
-import { type SpecialHours, WEEKDAYS, type Weekday, type WeeklyHours } from './hours.model.ts';
+import { type StoredSpecialHours, WEEKDAYS, type Weekday, type WeeklyHours } from './hours.model.ts';
 import {
   checkSpecialHours,
   checkWeeklyHours,
   dayNumber,
   type HoursProblem,
   readTimeZone,
+  storedSpecialHours,
 } from './hours.rules.ts';
 
 const report = (problems: HoursProblem[], ctx: z.RefinementCtx) => {
@@ -67,28 +68,18 @@ const specialEntrySchema = z.strictObject(
 export const specialHoursSchema = z
   .array(specialEntrySchema, { error: 'The special hours must be a list of entries.' })
   .superRefine((entries, ctx) => report(checkSpecialHours(entries), ctx))
-  .transform((entries): SpecialHours[] =>
-    entries
-      .map((entry) => ({
-        date: entry.date,
-        end_date: entry.end_date == null || entry.end_date === entry.date ? null : entry.end_date,
-        hours: entry.hours,
-        label: entry.label ?? null,
-      }))
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
-  );
+  .transform((entries): StoredSpecialHours[] => storedSpecialHours(entries));
+
+export const TIME_ZONE_MESSAGE = 'The time zone must be an IANA time zone name such as Europe/Berlin.';
 
 /** An IANA time zone name the runtime knows, kept in its proper case. */
 export const timeZoneSchema = z
-  .string({ error: 'The time zone must be an IANA time zone name such as Europe/Berlin.' })
+  .string({ error: TIME_ZONE_MESSAGE })
   .trim()
   .transform((name, ctx) => {
     const known = readTimeZone(name);
     if (known) return known;
-    ctx.addIssue({
-      code: 'custom',
-      message: 'The time zone must be an IANA time zone name such as Europe/Berlin.',
-    });
+    ctx.addIssue({ code: 'custom', message: TIME_ZONE_MESSAGE });
     return z.NEVER;
   })
   .pipe(z.string().describe('IANA time zone name'));

@@ -17,6 +17,7 @@ import { mapWithConcurrency } from '../../lib/concurrency.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
 import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
+import { applyStaged } from '../locations/import/locations.import.apply.ts';
 import { copyLine, type LocationImportRepository } from '../locations/import/locations.import.repository.ts';
 import { looseKey, TagCollector } from '../locations/import/locations.import.rows.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
@@ -28,6 +29,7 @@ import {
   type GeocodeOutcome,
   geocodeQuery,
   outcomeOf,
+  type PlannedItem,
   planApply,
   withWarnings,
 } from './ai-imports.apply.ts';
@@ -40,7 +42,7 @@ import { WARNINGS } from './ai-imports.normalize.ts';
 import type { AiImportsRepository, ItemUpdate } from './ai-imports.repository.ts';
 import type { ImportBatchResponse } from './ai-imports.schemas.ts';
 import { BATCH_RELATED_TYPE } from './ai-imports.service.ts';
-import type { AiImportItemRow } from './ai-imports.table.ts';
+import type { AiImportItemRow, AiImportValidationError } from './ai-imports.table.ts';
 
 export const APPLY_PROCESS_TYPE = 'ai_location_import_apply';
 /** Geocoder calls in flight at once. */
@@ -194,11 +196,15 @@ export function createAiImportApplyService({
    * The locations of the plan, written by the CSV import's own statements: one import per
    * workspace at a time, staging by COPY, then set-based match, update, insert and tags. Items
    * repeating a location (the CSV import's loose key) are written once, as the last of them; the
-   * others are imported as that same location. Answers the counts and each item's location.
+   * others are imported as that same location. Items whose location the opening's rules
+   * between fields refuse, once the location they update is known (hours without a time zone),
+   * move from the plan's applied items to its failed ones, with those errors. Answers the counts
+   * and each applied item's location (by its index in the plan).
    */
   async function writeLocations(tx: Transaction, workspaceId: number, plan: ApplyPlan) {
     const winner = new Map<string, number>();
     for (const [index, planned] of plan.apply.entries()) winner.set(looseKey(planned.row), index);
+    const staged = (planned: PlannedItem) => winner.get(looseKey(planned.row))! + 1;
     const tags = new TagCollector();
     let lines = '';
     for (const index of winner.values()) lines += copyLine(index + 1, plan.apply[index]!.row, tags);
@@ -206,14 +212,25 @@ export function createAiImportApplyService({
     await imports.lockWorkspace(tx, workspaceId);
     const copy = await imports.createStaging(tx);
     await pipeline(Readable.from([lines]), copy);
-    const applied = await imports.applyStaged(tx, {
+    const applied = await applyStaged(tx, imports, {
       workspaceId,
       layout: AI_ITEM_LAYOUT,
       mayRepeat: false,
       tagNames: [...tags.names.values()],
     });
+    const refused = new Map<number, AiImportValidationError[]>();
+    for (const { i, field, message } of applied.refused) {
+      refused.set(i, [...(refused.get(i) ?? []), { field, message }]);
+    }
+    if (refused.size > 0) {
+      const failed = plan.apply.filter((planned) => refused.has(staged(planned)));
+      for (const planned of failed) {
+        plan.failed.push({ itemId: planned.itemId, errors: refused.get(staged(planned))! });
+      }
+      plan.apply = plan.apply.filter((planned) => !refused.has(staged(planned)));
+    }
     const targets = await imports.stagedTargets(tx);
-    const locationOf = (index: number) => targets.get(winner.get(looseKey(plan.apply[index]!.row))! + 1)!;
+    const locationOf = (index: number) => targets.get(staged(plan.apply[index]!))!;
     return { applied, locationOf };
   }
 

@@ -3,9 +3,12 @@
 // becomes a row of the CSV import's staging table (so the writes are the CSV import's set-based
 // statements), how its custom fields meet the workspace's definitions, and which geocoder answers
 // are kept.
+
+import { readTimeZone, storedSpecialHours } from '../../lib/hours/hours.rules.ts';
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
 import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
+import { openingLayoutOf } from '../locations/import/locations.import.opening.ts';
 import type { Layout, ParsedRow } from '../locations/import/locations.import.rows.ts';
 import { EMAIL_CUSTOM_FIELD, validatePayload } from './ai-imports.normalize.ts';
 import { effectivePayload } from './ai-imports.schemas.ts';
@@ -24,24 +27,29 @@ export const ACCEPTED_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RAN
 /**
  * The staging layout of an AI item: the location columns a drafted payload has. external_id and
  * description are absent, so a matched location keeps them (applyStaged writes present columns).
+ * The opening fields are written as a CSV row with time_zone, hours_* and special_hours columns
+ * writes them: a null time zone is derived from the coordinates (the geocoded ones too), null
+ * hours and special hours clear a matched location's.
  */
+const AI_ITEM_INDEX: Layout['index'] = {
+  title: 0,
+  address: 1,
+  city: 2,
+  state: 3,
+  country: 4,
+  zip: 5,
+  phone: 6,
+  email: 7,
+  website: 8,
+  lat: 9,
+  lng: 10,
+  tags: 11,
+};
 export const AI_ITEM_LAYOUT: Layout = {
-  index: {
-    title: 0,
-    address: 1,
-    city: 2,
-    state: 3,
-    country: 4,
-    zip: 5,
-    phone: 6,
-    email: 7,
-    website: 8,
-    lat: 9,
-    lng: 10,
-    tags: 11,
-  },
+  index: AI_ITEM_INDEX,
   custom: [],
   width: 12,
+  opening: { ...openingLayoutOf(AI_ITEM_INDEX), timeZone: true, hours: true, specialHours: true },
 };
 
 export const GEOCODE_WARNINGS = {
@@ -68,6 +76,7 @@ export interface PlannedItem {
 }
 
 export interface ApplyPlan {
+  /** Items whose locations are written (those the write itself refuses move to `failed`). */
   apply: PlannedItem[];
   /** Items that cannot become locations: approved ones with errors, custom values the workspace refuses. */
   failed: { itemId: number; errors: AiImportValidationError[] }[];
@@ -134,6 +143,11 @@ export function locationRowOf(
     tags: payload.tags,
     customSet,
     customRemoved: [],
+    opening: {
+      timeZone: payload.time_zone === null ? null : (readTimeZone(payload.time_zone) ?? payload.time_zone),
+      hours: payload.hours,
+      specialHours: payload.special_hours === null ? null : storedSpecialHours(payload.special_hours),
+    },
   };
 }
 

@@ -4,6 +4,26 @@
 // a pure function of the payload (plus, for duplicates, the other payloads of the batch), so a
 // PATCH recomputes exactly what drafting computed.
 import { z } from 'zod';
+import {
+  type SpecialHours,
+  type StoredSpecialHours,
+  WEEKDAYS,
+  type Weekday,
+  type WeeklyHours,
+} from '../../lib/hours/hours.model.ts';
+import {
+  checkSpecialHours,
+  checkWeeklyHours,
+  type HoursProblem,
+  readTimeZone,
+  storedSpecialHours,
+} from '../../lib/hours/hours.rules.ts';
+import {
+  specialHoursSchema,
+  TIME_ZONE_MESSAGE,
+  timeZoneSchema,
+  weeklyHoursSchema,
+} from '../../lib/hours/hours.schemas.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from '../locations/locations.rules.ts';
 import type {
   AiImportConfidence,
@@ -42,8 +62,45 @@ export const EMAIL_CUSTOM_FIELD = 'email';
  */
 export const CORE_FIELD_COUNT_FOR_HIGH = 6;
 
+/**
+ * A drafted location that says nothing: every field null, no tags, no custom fields. The one
+ * empty payload of the models, the parser and the tests; frozen, so fill a copy
+ * (structuredClone). It also completes items drafted before a field existed (storedPayload).
+ */
+export const EMPTY_LOCATION_PAYLOAD: Readonly<AiImportLocationPayload> = Object.freeze({
+  name: null,
+  address: null,
+  city: null,
+  state: null,
+  zip: null,
+  country: null,
+  phone: null,
+  website: null,
+  lat: null,
+  lng: null,
+  tags: Object.freeze([]) as unknown as string[],
+  custom_fields: Object.freeze({}) as Record<string, unknown>,
+  time_zone: null,
+  hours: null,
+  special_hours: null,
+});
+
+/** A payload as stored, completed with the fields added since it was drafted (null). */
+export const storedPayload = (payload: Partial<AiImportLocationPayload>): AiImportLocationPayload => ({
+  ...EMPTY_LOCATION_PAYLOAD,
+  ...payload,
+});
+
+/** The opening fields a model drafts; `unreadable` names them in a warning. */
+type OpeningField = 'time_zone' | 'hours' | 'special_hours';
+
 export const WARNINGS = {
   noCoordinates: 'No coordinates: the address will be geocoded on import.',
+  /** A drafted opening field whose shape could not be read; the payload holds null instead. */
+  unreadable: (field: OpeningField) =>
+    `The drafted ${field.replace('_', ' ')} could not be read (${OPENING_SHAPES[field]}) and were left out; the model's answer is in raw_model_output.`,
+  hoursWithoutTimeZone:
+    'Opening hours need a time zone: without one or coordinates, they are imported only if the address geocodes (the zone is derived from the coordinates).',
   noContact: 'No phone or website.',
   duplicate: 'Same name and address as another item in this batch.',
   /** `missing` lists the absent parts among city, zip and country. */
@@ -59,6 +116,12 @@ export interface ItemAssessment {
 export interface NormalizedItem extends ItemAssessment {
   normalized_payload: AiImportLocationPayload;
 }
+
+const OPENING_SHAPES: Record<OpeningField, string> = {
+  time_zone: 'not a text',
+  hours: 'not an object of days mon ... sun, each a list of intervals or null',
+  special_hours: 'not a list of {date, end_date, hours, label}',
+};
 
 const joinOr = (parts: string[]) =>
   parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}`;
@@ -105,11 +168,66 @@ function toCustomFields(value: unknown): Record<string, unknown> {
   return fields;
 }
 
+/** What a drafted opening field reads as: its value (null for none) or UNREADABLE. */
+const UNREADABLE = Symbol('unreadable');
+
+function toTimeZone(value: unknown): string | null | typeof UNREADABLE {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') return UNREADABLE;
+  const name = value.trim();
+  return name === '' ? null : (readTimeZone(name) ?? name);
+}
+
+const toIntervals = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((interval) => typeof interval === 'string')
+    ? value.map((interval) => interval.trim())
+    : undefined;
+
+/** A week of days mon ... sun (a null day: not known); anything else, another key included, is unreadable. */
+function toWeek(value: unknown): WeeklyHours | null | typeof UNREADABLE {
+  if (value === null || value === undefined) return null;
+  if (!isPlainObject(value)) return UNREADABLE;
+  const week: WeeklyHours = {};
+  for (const [key, day] of Object.entries(value)) {
+    if (!(WEEKDAYS as readonly string[]).includes(key)) return UNREADABLE;
+    if (day === null || day === undefined) continue;
+    const intervals = toIntervals(day);
+    if (!intervals) return UNREADABLE;
+    week[key as Weekday] = intervals;
+  }
+  // Days in week order, as a location keeps them.
+  const ordered: WeeklyHours = {};
+  for (const day of WEEKDAYS) if (week[day]) ordered[day] = week[day];
+  return Object.keys(ordered).length === 0 ? null : ordered;
+}
+
+const optionalText = (value: unknown): string | null | undefined =>
+  value === null || value === undefined ? null : typeof value === 'string' ? value.trim() || null : undefined;
+
+function toSpecialHours(value: unknown): StoredSpecialHours[] | null | typeof UNREADABLE {
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value)) return UNREADABLE;
+  const entries: SpecialHours[] = [];
+  for (const entry of value) {
+    if (!isPlainObject(entry) || typeof entry.date !== 'string') return UNREADABLE;
+    const hours = toIntervals(entry.hours);
+    const endDate = optionalText(entry.end_date);
+    const label = optionalText(entry.label);
+    if (!hours || endDate === undefined || label === undefined) return UNREADABLE;
+    entries.push({ date: entry.date.trim(), end_date: endDate, hours, label });
+  }
+  return entries.length === 0 ? null : storedSpecialHours(entries);
+}
+
+const readable = <T>(value: T | typeof UNREADABLE): T | null => (value === UNREADABLE ? null : value);
+
 /**
  * What a model produced, coerced into the payload's shape: text trimmed and blank -> null, a
- * website without scheme given `https://`, numeric strings accepted as coordinates. Values of
- * the wrong kind are dropped (the item's raw_model_output keeps them); values of the right kind
- * but invalid (too long, out of range, a bad URL) are kept so that validation names them.
+ * website without scheme given `https://`, numeric strings accepted as coordinates, a known time
+ * zone in its proper case, hours with days in week order and special hours sorted. Values of
+ * the wrong kind are dropped (the item's raw_model_output keeps them; a dropped opening field is
+ * warned, see unreadableWarnings); values of the right kind but invalid (too long, out of range,
+ * a bad URL, an interval such as 9-18) are kept so that validation names them.
  */
 export function toPayload(raw: unknown): AiImportLocationPayload {
   const source = isPlainObject(raw) ? raw : {};
@@ -129,8 +247,28 @@ export function toPayload(raw: unknown): AiImportLocationPayload {
     lng: toCoordinate(source.lng),
     tags: toTags(source.tags),
     custom_fields: toCustomFields(source.custom_fields),
+    time_zone: readable(toTimeZone(source.time_zone)),
+    hours: readable(toWeek(source.hours)),
+    special_hours: readable(toSpecialHours(source.special_hours)),
   };
 }
+
+/**
+ * Drafted opening fields that could not be read and were left out, while the payload still
+ * has none (an edit that gives them ends the warning): a function of the payload and the
+ * model's answer for the item (raw_model_output), so a PATCH recomputes it.
+ */
+export function unreadableWarnings(payload: AiImportLocationPayload, raw: unknown): string[] {
+  if (!isPlainObject(raw)) return [];
+  const readers = { time_zone: toTimeZone, hours: toWeek, special_hours: toSpecialHours };
+  return (Object.keys(readers) as OpeningField[])
+    .filter((field) => payload[field] === null && readers[field](raw[field]) === UNREADABLE)
+    .map(WARNINGS.unreadable);
+}
+
+/** Problems of an opening field as item errors, `field.path` as the API names them (`hours.mon.0`). */
+const openingErrors = (field: string, problems: HoursProblem[]): AiImportValidationError[] =>
+  problems.map((problem) => ({ field: [field, ...problem.path].join('.'), message: problem.message }));
 
 const emailSchema = z.email();
 
@@ -146,7 +284,8 @@ function coordinateError(field: 'lat' | 'lng', value: number | null): AiImportVa
 /**
  * Why this payload cannot become a location: a location needs a name and an address; text within
  * the payload's limits; a website that is an http(s) URL; coordinates in range and in pairs; tags
- * of 1-80 characters; custom_fields an object with a valid `email` if it has one
+ * of 1-80 characters; a known time zone, and hours and special hours as the API's rules
+ * (hours.rules.ts) accept them; custom_fields an object with a valid `email` if it has one
  * (docs/api.md, "Items: normalisation, validation, warnings, confidence").
  */
 export function validatePayload(payload: AiImportLocationPayload): AiImportValidationError[] {
@@ -190,6 +329,13 @@ export function validatePayload(payload: AiImportLocationPayload): AiImportValid
       errors.push({ field: 'tags', message: `A tag may not be greater than ${TAG_MAX_LENGTH} characters.` });
     }
   }
+  if (payload.time_zone !== null && readTimeZone(payload.time_zone) === undefined) {
+    errors.push({ field: 'time_zone', message: TIME_ZONE_MESSAGE });
+  }
+  if (payload.hours !== null) errors.push(...openingErrors('hours', checkWeeklyHours(payload.hours)));
+  if (payload.special_hours !== null) {
+    errors.push(...openingErrors('special_hours', checkSpecialHours(payload.special_hours)));
+  }
   if (!isPlainObject(payload.custom_fields)) {
     errors.push({ field: 'custom_fields', message: 'The custom fields field must be an object.' });
   } else {
@@ -223,6 +369,10 @@ export function payloadWarnings(payload: AiImportLocationPayload): string[] {
     if (missing.length > 0) warnings.push(WARNINGS.incompleteAddress(missing));
   }
   if (payload.phone === null && payload.website === null) warnings.push(WARNINGS.noContact);
+  const hasHours = payload.hours !== null || payload.special_hours !== null;
+  if (hasHours && payload.time_zone === null && (payload.lat === null || payload.lng === null)) {
+    warnings.push(WARNINGS.hoursWithoutTimeZone);
+  }
   return warnings;
 }
 
@@ -242,10 +392,10 @@ export function confidenceOf(
 
 export function assessPayload(
   payload: AiImportLocationPayload,
-  options: { duplicate?: boolean } = {},
+  options: { duplicate?: boolean; raw?: unknown } = {},
 ): ItemAssessment {
   const validation_errors = validatePayload(payload);
-  const warnings = payloadWarnings(payload);
+  const warnings = [...unreadableWarnings(payload, options.raw), ...payloadWarnings(payload)];
   if (options.duplicate) warnings.push(WARNINGS.duplicate);
   return { warnings, validation_errors, confidence: confidenceOf(payload, warnings, validation_errors) };
 }
@@ -262,27 +412,31 @@ export function duplicateKey(payload: Pick<AiImportLocationPayload, 'name' | 'ad
 /**
  * Assessments of a batch's payloads in order; an item repeating the name and address of an
  * earlier one is warned as a duplicate (the first one is not, so the copy is the one flagged).
+ * `raws` are the model's answers for the items, in the same order (raw_model_output).
  */
-export function assessPayloads(payloads: readonly AiImportLocationPayload[]): ItemAssessment[] {
+export function assessPayloads(
+  payloads: readonly AiImportLocationPayload[],
+  raws: readonly unknown[] = [],
+): ItemAssessment[] {
   const seen = new Set<string>();
-  return payloads.map((payload) => {
+  return payloads.map((payload, index) => {
     const key = duplicateKey(payload);
     const duplicate = key !== null && seen.has(key);
     if (key !== null) seen.add(key);
-    return assessPayload(payload, { duplicate });
+    return assessPayload(payload, { duplicate, raw: raws[index] });
   });
 }
 
 /** One drafted location on its own (no duplicate check: that needs the batch). */
 export function normalizeItem(raw: unknown): NormalizedItem {
   const normalized_payload = toPayload(raw);
-  return { normalized_payload, ...assessPayload(normalized_payload) };
+  return { normalized_payload, ...assessPayload(normalized_payload, { raw }) };
 }
 
 /** A whole draft, in order, with duplicates within it warned. */
 export function normalizeItems(raws: readonly unknown[]): NormalizedItem[] {
   const payloads = raws.map(toPayload);
-  return assessPayloads(payloads).map((assessment, index) => ({
+  return assessPayloads(payloads, raws).map((assessment, index) => ({
     normalized_payload: payloads[index]!,
     ...assessment,
   }));
@@ -349,11 +503,15 @@ export const payloadPatchSchema = z.strictObject(
     custom_fields: z
       .record(z.string(), z.unknown(), { error: 'The custom fields field must be an object.' })
       .optional(),
+    // The API's own schemas, so an edit is checked as a location's write is.
+    time_zone: timeZoneSchema.nullable().optional(),
+    hours: weeklyHoursSchema.nullable().optional(),
+    special_hours: specialHoursSchema.nullable().optional(),
   },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `The payload may only hold ${[...TEXT_FIELDS, 'lat', 'lng', 'tags', 'custom_fields'].join(', ')}; unknown: ${issue.keys.join(', ')}.`
+        ? `The payload may only hold ${Object.keys(EMPTY_LOCATION_PAYLOAD).join(', ')}; unknown: ${issue.keys.join(', ')}.`
         : 'The payload field must be an object.',
   },
 );
@@ -377,6 +535,9 @@ export function mergePayload(
   if (patch.lat !== undefined) merged.lat = patch.lat;
   if (patch.lng !== undefined) merged.lng = patch.lng;
   if (patch.tags !== undefined) merged.tags = patch.tags;
+  if (patch.time_zone !== undefined) merged.time_zone = patch.time_zone;
+  if (patch.hours !== undefined) merged.hours = patch.hours;
+  if (patch.special_hours !== undefined) merged.special_hours = patch.special_hours;
   if (patch.custom_fields !== undefined) {
     const fields = { ...base.custom_fields };
     for (const [key, value] of Object.entries(patch.custom_fields)) {

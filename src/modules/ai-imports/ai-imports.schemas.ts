@@ -2,14 +2,14 @@
 // (docs/api.md, AI import batch, AI import item and "AI import: routes and lifecycle"), and the
 // mapping from rows to them.
 import { z } from 'zod';
+import { specialHoursOutputSchema, weeklyHoursOutputSchema } from '../../lib/hours/hours.schemas.ts';
 import { MAX_PAGE_SIZE } from '../../lib/pagination.ts';
 import { bodyIdSchema, idSchema, queryIdSchema } from '../../lib/schemas.ts';
 import { answersSchema } from './ai-imports.answers.ts';
-import { payloadPatchSchema } from './ai-imports.normalize.ts';
+import { payloadPatchSchema, storedPayload } from './ai-imports.normalize.ts';
 import {
   type AiImportBatchRow,
   type AiImportItemRow,
-  type AiImportLocationPayload,
   aiImportBatchStatuses,
   aiImportConfidences,
   aiImportItemStatuses,
@@ -66,6 +66,9 @@ const locationPayloadSchema = z.object({
   lng: z.number().nullable(),
   tags: z.array(z.string()),
   custom_fields: z.record(z.string(), z.unknown()),
+  time_zone: z.string().nullable(),
+  hours: weeklyHoursOutputSchema.nullable(),
+  special_hours: specialHoursOutputSchema.nullable(),
 });
 
 export const itemSchema = z.object({
@@ -166,9 +169,12 @@ export const aiLogSchema = z.object({
 });
 export type AiLogPayload = z.infer<typeof aiLogSchema>;
 
-/** What the item holds now: the reviewer's edited payload, else the drafted one. */
+/**
+ * What the item holds now: the reviewer's edited payload, else the drafted one (completed with
+ * the fields added since it was stored).
+ */
 export const effectivePayload = (item: Pick<AiImportItemRow, 'normalizedPayload' | 'userPayload'>) =>
-  (item.userPayload as AiImportLocationPayload | null) ?? item.normalizedPayload;
+  storedPayload(item.userPayload ?? item.normalizedPayload);
 
 export const toItemPayload = (row: AiImportItemRow) => ({
   id: row.id,
@@ -177,8 +183,8 @@ export const toItemPayload = (row: AiImportItemRow) => ({
   confidence: row.confidence,
   warnings: row.warnings,
   validation_errors: row.validationErrors,
-  normalized_payload: row.normalizedPayload,
-  user_payload: (row.userPayload as AiImportLocationPayload | null) ?? null,
+  normalized_payload: storedPayload(row.normalizedPayload),
+  user_payload: row.userPayload ? storedPayload(row.userPayload) : null,
   raw_model_output: row.rawModelOutput,
   location_id: row.locationId,
   created_at: row.createdAt.toISOString(),

@@ -152,7 +152,10 @@ export function createAiImportsService({ db, repository, processes, jobs, model 
       const payloads = items.map((candidate) =>
         candidate.id === itemId && edited ? edited : effectivePayload(candidate),
       );
-      const assessments = assessPayloads(payloads);
+      const assessments = assessPayloads(
+        payloads,
+        items.map((candidate) => candidate.rawModelOutput),
+      );
       const index = items.indexOf(item);
       const assessment = assessments[index]!;
       const hasErrors = assessment.validation_errors.length > 0;

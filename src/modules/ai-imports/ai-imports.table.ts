@@ -6,6 +6,7 @@
 // what was drafted and imported, not a live link.
 import { index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { oneOf, timestamps, timestamptz } from '../../db/columns.ts';
+import type { StoredSpecialHours, WeeklyHours } from '../../lib/hours/hours.model.ts';
 import { findersTable } from '../finders/finders.table.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { processesTable } from '../processes/processes.table.ts';
@@ -55,6 +56,11 @@ export interface AiImportLocationPayload {
   lng: number | null;
   tags: string[];
   custom_fields: Record<string, unknown>;
+  /** IANA name; null: derived from the coordinates on import (docs/api.md, "Opening hours"). */
+  time_zone: string | null;
+  /** The regular week as a location keeps it; null: not known. */
+  hours: WeeklyHours | null;
+  special_hours: StoredSpecialHours[] | null;
 }
 
 export interface AiImportValidationError {
@@ -112,6 +118,7 @@ export const aiImportItemsTable = pgTable(
     confidence: text({ enum: aiImportConfidences }).notNull(),
     warnings: jsonb().$type<string[]>().notNull().default([]),
     validationErrors: jsonb().$type<AiImportValidationError[]>().notNull().default([]),
+    /** Items drafted before a field of the payload existed lack it: read through storedPayload. */
     normalizedPayload: jsonb().$type<AiImportLocationPayload>().notNull(),
     /** The user's edits, merged over normalized_payload. */
     userPayload: jsonb().$type<Partial<AiImportLocationPayload>>(),

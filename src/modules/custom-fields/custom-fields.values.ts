@@ -69,6 +69,14 @@ function problemWith(definition: Definition, value: unknown): string | undefined
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'y']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'n']);
 
+/** A CSV cell's yes or no (true/false, 1/0, yes/no, y/n in any case), or undefined when it is neither. */
+export function booleanFromText(text: string): boolean | undefined {
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return undefined;
+}
+
 /**
  * A CSV cell as the JSON value the definition expects. Values that cannot be converted are
  * returned as the text, so the common check reports them with the usual message.
@@ -80,12 +88,8 @@ export function valueFromText(definition: Definition, text: string): unknown {
       const number = Number(trimmed);
       return trimmed !== '' && Number.isFinite(number) ? number : trimmed;
     }
-    case 'boolean': {
-      const word = trimmed.toLowerCase();
-      if (TRUE_WORDS.has(word)) return true;
-      if (FALSE_WORDS.has(word)) return false;
-      return trimmed;
-    }
+    case 'boolean':
+      return booleanFromText(trimmed) ?? trimmed;
     case 'multiselect':
       return trimmed
         .split('|')

@@ -122,11 +122,12 @@ const DAY =
 const TIME =
   /\b\d{1,2}(?::\d{2}|\s?(?:am|pm|h|uhr))\b|\b\d{1,2}\s?[-–]\s?\d{1,2}(?::\d{2})?\s?(?:am|pm|h|uhr)?\b/i;
 const HOURS_WORD = /\b(?:hours|opening|open|öffnungszeiten|geöffnet|horaires|ouvert)\b/i;
+const CLOSED_WORD = /(?<![\p{L}])(?:closed|geschlossen|fermé|ruhetag)(?![\p{L}])/iu;
 
-/** Opening hours ("Mon-Fri 9am-6pm", "Mo-Sa 9-20 Uhr", "Öffnungszeiten: ..."): not an address. */
+/** Opening hours ("Mon-Fri 9am-6pm", "Mo-Sa 9-20 Uhr", "Öffnungszeiten: ...", "Sun closed"): not an address. */
 export function isOpeningHours(text: string): boolean {
   if (HOURS_WORD.test(text) && /\d/.test(text)) return true;
-  return DAY.test(text) && TIME.test(text);
+  return DAY.test(text) && (TIME.test(text) || CLOSED_WORD.test(text));
 }
 
 /** `#tag` words, for lists that mark their tags that way; digits-first (#12) is a number, not a tag. */

@@ -2,6 +2,7 @@
 // contacts and coordinates first, then the address from the postcode line backwards (street
 // before it, city in or before it), and the name from what is left at the front.
 
+import { EMPTY_LOCATION_PAYLOAD } from '../ai-imports.normalize.ts';
 import type { AiImportLocationPayload } from '../ai-imports.table.ts';
 import {
   COUNTRY,
@@ -24,6 +25,7 @@ import {
   isOpeningHours,
   tidy,
 } from './ai-imports.builtin-contacts.ts';
+import { readOpeningHours } from './ai-imports.builtin-hours.ts';
 import { type Entry, rowDelimiter, splitCells } from './ai-imports.builtin-layout.ts';
 
 /** A drafted location in the keys of normalized_payload, plus the text it was read from. */
@@ -242,20 +244,23 @@ export function resolveAddress(input: string[], nameHint: string | null, context
 }
 
 const emptyLocation = (source: string): DraftedLocation => ({
-  name: null,
-  address: null,
-  city: null,
-  state: null,
-  zip: null,
-  country: null,
-  phone: null,
-  website: null,
-  lat: null,
-  lng: null,
-  tags: [],
-  custom_fields: {},
+  ...structuredClone(EMPTY_LOCATION_PAYLOAD),
   source_text: source,
 });
+
+/** A segment that only goes on with the hours before it: times ("14-18" after "Mon-Fri 9-12"). */
+const isMoreHours = (segment: string) => /^[\d\s:.–-]+(?:\s*(?:am|pm|h|uhr))?$/i.test(segment.trim());
+
+/**
+ * The week of an entry's hours texts, when readOpeningHours reads them all; else null (left
+ * out): a week read in part ("Mon-Sat 9-18" of "Mon-Sat 9-18, Sun & holidays closed") would
+ * say less than the text, or something else.
+ */
+function weekOf(texts: string[]): AiImportLocationPayload['hours'] {
+  if (texts.length === 0) return null;
+  const reading = readOpeningHours(texts.join('; '));
+  return 'hours' in reading ? reading.hours : null;
+}
 
 /**
  * A location needs something to find it by: a street, a postcode, a contact or coordinates. A
@@ -294,6 +299,9 @@ function readCells(entry: Entry, context: EntryContext): DraftedLocation {
       case 'lat':
       case 'lng':
         location[kind] = toNumber(value);
+        break;
+      case 'hours':
+        location.hours = weekOf([value]);
         break;
       case 'tags':
         location.tags.push(
@@ -362,9 +370,11 @@ export function parseEntry(entry: Entry, context: EntryContext): DraftedLocation
   const { nameHint, segments, tags } = segmentsOf(lines);
   location.tags.push(...tags);
   const addressSegments: string[] = [];
+  const hoursTexts: string[] = [];
   let explicitCountry: string | null = null;
   let name = nameHint;
-  for (const segment of segments) {
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
     const contacts = extractContacts(segment);
     location.phone ??= contacts.phone;
     location.website ??= contacts.website;
@@ -379,7 +389,18 @@ export function parseEntry(entry: Entry, context: EntryContext): DraftedLocation
       explicitCountry ??= country;
       continue;
     }
-    if (isOpeningHours(rest) && streetScore(rest) === 0 && parsePostalLine(rest) === null) continue;
+    // Hours ("Mon-Fri 9-12" reads as a name and a number too, so a street score of 1 is
+    // hours when they read as such); those cut at their commas go on in the next segments.
+    if (isOpeningHours(rest) && streetScore(rest) < 2 && parsePostalLine(rest) === null) {
+      let text = rest;
+      let last = index;
+      while (last + 1 < segments.length && isMoreHours(segments[last + 1]!)) text += `, ${segments[++last]}`;
+      if (streetScore(rest) === 0 || 'hours' in readOpeningHours(text)) {
+        hoursTexts.push(text);
+        index = last;
+        continue;
+      }
+    }
     // A name line that also held a phone ("Blue Bottle Tel 555...") keeps its words as the name.
     if (
       name === null &&
@@ -396,6 +417,7 @@ export function parseEntry(entry: Entry, context: EntryContext): DraftedLocation
 
   const address = resolveAddress(addressSegments, name, context);
   Object.assign(location, address);
+  location.hours = weekOf(hoursTexts);
   if (explicitCountry) location.country = explicitCountry;
   location.tags = [...new Set(location.tags)];
   return isLocationLike(location) ? location : null;

@@ -3,7 +3,7 @@
 // or bulleted), or one per block (blank-line separated, bulleted with continuation lines, or
 // name/address/phone lines one after another). The entries' content is read elsewhere.
 import { countryOf, parsePostalLine, streetScore } from './ai-imports.builtin-address.ts';
-import { extractContacts } from './ai-imports.builtin-contacts.ts';
+import { extractContacts, isOpeningHours } from './ai-imports.builtin-contacts.ts';
 
 export type ColumnKind =
   | 'name'
@@ -18,7 +18,8 @@ export type ColumnKind =
   | 'email'
   | 'lat'
   | 'lng'
-  | 'tags';
+  | 'tags'
+  | 'hours';
 
 export interface Entry {
   /** The entry's lines as pasted, list markers removed. */
@@ -50,6 +51,7 @@ const columns: [ColumnKind, string][] = [
   ['lat', 'lat|latitude|breite|breitengrad'],
   ['lng', 'lng|lon|long|longitude|länge|längengrad'],
   ['tags', 'tags|tag|labels|categories|category|kategorie|catégorie'],
+  ['hours', "hours|opening hours|opening times|open|öffnungszeiten|horaires|heures d'ouverture"],
 ];
 for (const [kind, names] of columns) for (const name of names.split('|')) COLUMN_NAMES[name] = kind;
 
@@ -159,8 +161,8 @@ function isCompleteRow(line: string): boolean {
 function isNameLine(line: string): boolean {
   const text = stripMarker(line);
   if (text === '' || /\d/.test(text) || countryOf(text)) return false;
-  // "Tags: books, cafe", "Hours: ...", "#wifi" belong to the block above.
-  if (/^[\p{L} .-]{2,24}:\s*\S/u.test(text) || text.startsWith('#')) return false;
+  // "Tags: books, cafe", "Hours: ...", "#wifi", "Sun closed" belong to the block above.
+  if (/^[\p{L} .-]{2,24}:\s*\S/u.test(text) || text.startsWith('#') || isOpeningHours(text)) return false;
   const contacts = extractContacts(text);
   return contacts.rest === text && streetScore(text) === 0;
 }

@@ -12,7 +12,7 @@ import { type Layout, splitEntries } from './ai-imports.builtin-layout.ts';
 
 export const BUILTIN_MODEL_NAME = 'builtin-parser';
 /** Changed whenever the parser's rules change, so a batch says which rules drafted it. */
-export const BUILTIN_PROMPT_VERSION = 'builtin-2026-11-23';
+export const BUILTIN_PROMPT_VERSION = 'builtin-2026-11-27';
 
 /** Common tags as the user typed them: separated by commas, semicolons or new lines. */
 export const splitTags = (text: string | undefined) =>

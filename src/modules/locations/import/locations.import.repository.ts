@@ -2,13 +2,15 @@
 // file is parsed, then a fixed number of set-based statements that apply the whole file (match,
 // update, insert, tags). No statement runs per row. Everything runs on the caller's transaction, so
 // a failed import leaves nothing behind.
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, sqlClientOf, type Transaction } from '../../../db/client.ts';
+import { type Executor, idArray, sqlClientOf, type Transaction } from '../../../db/client.ts';
 import { advisoryXactLock } from '../../../db/locks.ts';
 import { arrayLiteral, copyField } from '../../../lib/pg-copy.ts';
 import { findOrCreateTagsByName } from '../../tags/tags.repository.ts';
 import { matchKeyOf } from '../locations.table.ts';
+import type { SettledOpening, SettleRow } from './locations.import.opening.ts';
 import {
   type Column,
   columns,
@@ -25,7 +27,19 @@ import {
  * PostgreSQL ingests while Node parses. `applyStaged` then applies the whole file with a
  * fixed number of set-based statements.
  */
-const STAGING_COLUMNS = ['i', ...columns, 'tag_slugs', 'custom_set', 'custom_removed'] as const;
+const STAGING_COLUMNS = [
+  'i',
+  ...columns,
+  'tag_slugs',
+  'custom_set',
+  'custom_removed',
+  'time_zone',
+  'hours',
+  'special_hours',
+  'temporarily_closed',
+  'reopens_on',
+  'zones',
+] as const;
 
 const columnTypes: Record<Column, string> = {
   ...(Object.fromEntries(Object.keys(textColumns).map((column) => [column, 'text'])) as Record<
@@ -36,6 +50,20 @@ const columnTypes: Record<Column, string> = {
   lng: 'double precision',
 };
 
+/**
+ * The JSON text of hours, written once for hours that rows share (a file's repeated weeks are
+ * one frozen object, locations.import.opening.ts).
+ */
+const jsonTexts = new WeakMap<object, string>();
+function jsonOf(value: object): string {
+  let text = jsonTexts.get(value);
+  if (text === undefined) {
+    text = copyField(JSON.stringify(value));
+    jsonTexts.set(value, text);
+  }
+  return text;
+}
+
 /** The COPY line of one accepted row, in STAGING_COLUMNS order; `i` is its row number. */
 export function copyLine(i: number, row: ParsedRow, tags: TagCollector): string {
   const fields = [String(i)];
@@ -45,7 +73,28 @@ export function copyLine(i: number, row: ParsedRow, tags: TagCollector): string 
     row.customSet === NO_VALUES ? '{}' : copyField(JSON.stringify(row.customSet)),
     row.customRemoved.length === 0 ? '{}' : copyField(arrayLiteral(row.customRemoved)),
   );
+  const opening = row.opening;
+  // Hours go as the JSON text the location keeps (json keeps text as it is given).
+  fields.push(
+    copyField(opening.timeZone),
+    opening.hours == null ? '' : jsonOf(opening.hours),
+    opening.specialHours == null ? '' : jsonOf(opening.specialHours),
+    opening.temporarilyClosed === undefined ? '' : String(opening.temporarilyClosed),
+    copyField(opening.reopensOn),
+    opening.zones ? copyField(arrayLiteral(opening.zones)) : '',
+  );
   return `${fields.join(',')}\n`;
+}
+
+/** The COPY line of a row's settled opening (csv_import_opening). */
+export function openingLine(settled: Exclude<SettledOpening, { errors: unknown }>): string {
+  return `${[
+    String(settled.i),
+    copyField(settled.timeZone),
+    String(settled.timeZoneDerived),
+    copyField(settled.timeZoneReview),
+    copyField(settled.reopensOn),
+  ].join(',')}\n`;
 }
 
 /** The temporary table and a COPY stream into it, on the transaction's own connection. */
@@ -56,22 +105,18 @@ async function createStaging(tx: Transaction): Promise<Writable> {
       ${columns.map((column) => `${column} ${columnTypes[column]}`).join(',\n      ')},
       tag_slugs text[],
       custom_set jsonb not null,
-      custom_removed text[] not null
+      custom_removed text[] not null,
+      time_zone text,
+      hours text,
+      special_hours text,
+      temporarily_closed boolean,
+      reopens_on text,
+      zones text[]
     ) on commit drop`),
   );
   return sqlClientOf(tx)
     .unsafe(`copy csv_import_rows (${STAGING_COLUMNS.join(', ')}) from stdin with (format csv)`)
     .writable();
-}
-
-export interface ApplyOptions {
-  workspaceId: number;
-  layout: Layout;
-  /** Whether the file may repeat a key (see looseKey); saves a pass over the rows when not. */
-  mayRepeat: boolean;
-  tagNames: string[];
-  /** Checked between statements: an import given up (client gone, time budget spent) stops there. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -138,25 +183,128 @@ async function explainMatch(tx: Transaction, workspaceId: number, mayRepeat: boo
 }
 
 /**
- * Applies the staged rows; returns the counts. The staging table is only read from here on:
- * what each row becomes lives in the narrow `csv_import_targets`, so no pass rewrites the
- * wide rows (temporary tables live in the small temp_buffers).
+ * What each staged row becomes, in `csv_import_targets` (after analyzing the staged rows, which
+ * autovacuum never does for a temporary table). Made again when rows were dropped from a file
+ * that may repeat a key: an earlier row of a dropped row's key then wins.
  */
-async function applyStaged(
-  tx: Transaction,
-  { workspaceId, layout, mayRepeat, tagNames, signal }: ApplyOptions,
-) {
-  const s = (column: string) => sql.raw(`s.${column}`);
-  // Autovacuum never analyzes temporary tables: without this the planner guesses their size
-  // and spread from their pages alone.
+async function matchStaged(tx: Transaction, workspaceId: number, mayRepeat: boolean, signal?: AbortSignal) {
   signal?.throwIfAborted();
   await tx.execute(sql`analyze csv_import_rows`);
+  await tx.execute(sql`drop table if exists csv_import_targets`);
   await withoutNestedLoops(tx, () =>
     tx.execute(sql`
       create temporary table csv_import_targets on commit drop as ${matchTargetsQuery(workspaceId, mayRepeat)}`),
   );
   signal?.throwIfAborted();
   await tx.execute(sql`analyze csv_import_targets`);
+}
+
+/** How many matched rows the settle reads at a time. */
+const SETTLE_BATCH = 5_000;
+
+/**
+ * Each matched row with what decides its opening (locations.import.opening.ts SettleRow): the
+ * staged values, and those of the location it updates. Read in batches; only whether hours are
+ * given is read, not the hours.
+ */
+function settleRows(tx: Transaction): AsyncIterable<SettleRow[]> {
+  return sqlClientOf(tx)
+    .unsafe<SettleRow[]>(`
+      select t.i, t.existed, s.lat, s.lng, s.country, s.time_zone,
+        s.hours is not null as has_hours, s.special_hours is not null as has_special_hours,
+        s.temporarily_closed, s.reopens_on, s.zones,
+        l.lat as old_lat, l.lng as old_lng, l.country as old_country, l.time_zone as old_time_zone,
+        l.time_zone_derived as old_time_zone_derived, l.time_zone_review as old_time_zone_review,
+        l.hours is not null as old_has_hours, l.special_hours is not null as old_has_special_hours,
+        l.temporarily_closed as old_temporarily_closed, l.reopens_on as old_reopens_on
+      from csv_import_targets t
+        join csv_import_rows s on s.i = t.i
+        left join locations l on t.existed and l.id = t.location_id`)
+    .cursor(SETTLE_BATCH);
+}
+
+/** Rows that cannot be written (found by the settle): out of the staging and the targets. */
+async function dropStaged(tx: Transaction, rows: readonly number[]) {
+  await tx.execute(sql`delete from csv_import_rows where i = any(${idArray(rows)})`);
+  await tx.execute(sql`delete from csv_import_targets where i = any(${idArray(rows)})`);
+}
+
+/** The settled opening of every matched row (openingLine), in `csv_import_opening`. */
+async function stageOpening(tx: Transaction, lines: string) {
+  await tx.execute(sql`
+    create temporary table csv_import_opening (
+      i int primary key,
+      time_zone text,
+      time_zone_derived boolean not null,
+      time_zone_review text,
+      reopens_on text
+    ) on commit drop`);
+  const copy = sqlClientOf(tx)
+    .unsafe(
+      'copy csv_import_opening (i, time_zone, time_zone_derived, time_zone_review, reopens_on) from stdin with (format csv)',
+    )
+    .writable();
+  await pipeline(Readable.from([lines]), await copy);
+  await tx.execute(sql`analyze csv_import_opening`);
+}
+
+/** A column the import writes: its value, and how the location's and the file's are compared. */
+interface Written {
+  column: string;
+  value: SQL;
+  old: SQL;
+  new: SQL;
+}
+
+/**
+ * The opening columns a file writes: hours, special hours and the closure as its columns say
+ * (when present), the time zone and reopening date as settled (when the file settles them).
+ */
+function openingWrites(layout: Layout, settled: boolean): Written[] {
+  const written: Written[] = [];
+  const same = (column: string, value: SQL) => ({ column, value, old: sql.raw(`l.${column}`), new: value });
+  if (settled) {
+    for (const column of ['time_zone', 'time_zone_derived', 'time_zone_review', 'reopens_on'])
+      written.push(same(column, sql.raw(`o.${column}`)));
+  }
+  // json has no equality: the texts are compared (the service writes each week one way).
+  for (const [column, present] of [
+    ['hours', layout.opening.hours],
+    ['special_hours', layout.opening.specialHours],
+  ] as const) {
+    if (present) {
+      written.push({
+        column,
+        value: sql.raw(`s.${column}::json`),
+        old: sql.raw(`l.${column}::text`),
+        new: sql.raw(`s.${column}`),
+      });
+    }
+  }
+  if (layout.opening.temporarilyClosed) written.push(same('temporarily_closed', sql`s.temporarily_closed`));
+  return written;
+}
+
+export interface WriteOptions {
+  workspaceId: number;
+  layout: Layout;
+  tagNames: string[];
+  /** Whether `csv_import_opening` holds each matched row's settled opening. */
+  settled: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Writes the matched rows; returns the counts. The staging table is only read here: what each
+ * row becomes lives in the narrow `csv_import_targets` (and `csv_import_opening`), so no pass
+ * rewrites the wide rows (temporary tables live in the small temp_buffers).
+ */
+async function writeStaged(
+  tx: Transaction,
+  { workspaceId, layout, tagNames, settled, signal }: WriteOptions,
+) {
+  const s = (column: string) => sql.raw(`s.${column}`);
+  const opening = settled ? sql`join csv_import_opening o on o.i = t.i` : sql``;
 
   // Columns present in the file are written (an empty cell clears the value), except
   // external_id, which an empty cell never clears. Rows already equal to the file are left
@@ -164,31 +312,55 @@ async function applyStaged(
   // alone: the targets were matched in this workspace under its lock, and a condition on
   // workspace_id would invite a nested loop walking the whole workspace per row (see
   // matchTargetsQuery); by primary key a nested loop is n probes, so it may stay enabled.
-  const present = columns.filter((column) => layout.index[column] !== undefined);
-  const target = (column: Column) =>
-    column === 'external_id' ? sql`coalesce(s.external_id, l.external_id)` : s(column);
+  const written: Written[] = [
+    ...columns
+      .filter((column) => layout.index[column] !== undefined)
+      .map((column) => {
+        const value = column === 'external_id' ? sql`coalesce(s.external_id, l.external_id)` : s(column);
+        return { column, value, old: sql.raw(`l.${column}`), new: value };
+      }),
+    ...openingWrites(layout, settled),
+  ];
   const customValues = sql`(l.custom_values || s.custom_set) - s.custom_removed`;
   signal?.throwIfAborted();
   await tx.execute(sql`
     update locations l set ${sql.join(
-      present.map((column) => sql`${sql.raw(column)} = ${target(column)}`),
+      written.map((write) => sql`${sql.raw(write.column)} = ${write.value}`),
       sql`, `,
     )}, custom_values = ${customValues}, updated_at = now()
-    from csv_import_targets t join csv_import_rows s on s.i = t.i
+    from csv_import_targets t join csv_import_rows s on s.i = t.i ${opening}
     where t.existed and l.id = t.location_id
       and ((${sql.join(
-        present.map((column) => sql.raw(`l.${column}`)),
+        written.map((write) => write.old),
         sql`, `,
-      )}, l.custom_values) is distinct from (${sql.join(present.map(target), sql`, `)}, ${customValues}))`);
+      )}, l.custom_values) is distinct from (${sql.join(
+        written.map((write) => write.new),
+        sql`, `,
+      )}, ${customValues}))`);
 
+  // A new location takes the opening columns as settled, and the file's hours; without a settle
+  // (the file says nothing they depend on) their defaults.
+  const openingInsert: [string, SQL][] = settled
+    ? [
+        ['time_zone', sql`o.time_zone`],
+        ['time_zone_derived', sql`o.time_zone_derived`],
+        ['time_zone_review', sql`o.time_zone_review`],
+        ['reopens_on', sql`o.reopens_on`],
+        ['hours', sql`s.hours::json`],
+        ['special_hours', sql`s.special_hours::json`],
+        ['temporarily_closed', sql`coalesce(s.temporarily_closed, false)`],
+      ]
+    : [];
   signal?.throwIfAborted();
   const inserted = await tx.execute(sql`
-    insert into locations (id, workspace_id, ${sql.raw(columns.join(', '))}, custom_values)
+    insert into locations (id, workspace_id, ${sql.raw(
+      [...columns, ...openingInsert.map(([column]) => column)].join(', '),
+    )}, custom_values)
     select t.location_id, ${workspaceId}, ${sql.join(
-      columns.map((column) => s(column)),
+      [...columns.map((column) => s(column)), ...openingInsert.map(([, value]) => value)],
       sql`, `,
     )}, s.custom_set
-    from csv_import_targets t join csv_import_rows s on s.i = t.i
+    from csv_import_targets t join csv_import_rows s on s.i = t.i ${opening}
     where not t.existed order by s.i`);
 
   signal?.throwIfAborted();
@@ -234,7 +406,11 @@ export function createLocationImportRepository() {
     lockWorkspace: (tx: Transaction, workspaceId: number) =>
       advisoryXactLock(tx, `csv_import:${workspaceId}`),
     createStaging,
-    applyStaged,
+    matchStaged,
+    settleRows,
+    dropStaged,
+    stageOpening,
+    writeStaged,
     stagedTargets,
     explainMatch,
     /** The server process of the transaction's connection, for cancelBackend. */

@@ -8,6 +8,15 @@ import { slugify } from '../../../lib/slug.ts';
 import type { CustomFieldDefinitionRow } from '../../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../../custom-fields/custom-fields.values.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from '../locations.rules.ts';
+import {
+  OPENING_COLUMNS,
+  type OpeningColumn,
+  type OpeningLayout,
+  openingLayoutOf,
+  type ParsedOpening,
+  readOpening,
+  zonesOfRow,
+} from './locations.import.opening.ts';
 
 export const CSV_MAX_BYTES = 50 * 1024 * 1024;
 export const CSV_MAX_ROWS = 100_000;
@@ -37,13 +46,15 @@ export const textColumns = {
 export type TextColumn = keyof typeof textColumns;
 export type Column = TextColumn | 'lat' | 'lng';
 export const columns: Column[] = [...(Object.keys(textColumns) as TextColumn[]), 'lat', 'lng'];
-const knownColumns = new Set<string>([...columns, 'tags']);
+const knownColumns = new Set<string>([...columns, 'tags', ...OPENING_COLUMNS]);
 
 /** Where each known header sits in a record. */
 export interface Layout {
-  index: Partial<Record<Column | 'tags', number>>;
+  index: Partial<Record<Column | 'tags' | OpeningColumn, number>>;
   custom: { index: number; definition: CustomFieldDefinitionRow }[];
   width: number;
+  /** Which fields deciding the opening columns the file holds. */
+  opening: OpeningLayout;
 }
 
 export interface ParsedRow {
@@ -51,16 +62,17 @@ export interface ParsedRow {
   tags: string[] | undefined;
   customSet: Record<string, unknown>;
   customRemoved: string[];
+  opening: ParsedOpening;
 }
 
 const emailSchema = z.email();
 export function readLayout(header: string[], definitions: CustomFieldDefinitionRow[]): Layout {
   const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
-  const layout: Layout = { index: {}, custom: [], width: header.length };
+  const layout: Layout = { index: {}, custom: [], width: header.length, opening: openingLayoutOf({}) };
   header.forEach((raw, index) => {
     const name = raw.trim().toLowerCase();
     if (knownColumns.has(name)) {
-      layout.index[name as Column] ??= index;
+      layout.index[name as Column | OpeningColumn] ??= index;
       return;
     }
     const definition = byName.get(name);
@@ -71,6 +83,7 @@ export function readLayout(header: string[], definitions: CustomFieldDefinitionR
   if (layout.index.title === undefined || layout.index.address === undefined) {
     throw createFieldError('file', 'The CSV file must have a title and an address column.');
   }
+  layout.opening = openingLayoutOf(layout.index);
   return layout;
 }
 
@@ -159,8 +172,12 @@ export function parseRow(
     }
   }
 
+  const opening = readOpening(record, layout.index, fail);
+
   if (errors.length > before) return undefined;
-  return { values, tags, customSet, customRemoved };
+  const zones = zonesOfRow(values.lat, values.lng, opening);
+  if (zones) opening.zones = zones;
+  return { values, tags, customSet, customRemoved, opening };
 }
 
 /** Tags of the file: slug -> the first spelling, which names a tag that must be created. */

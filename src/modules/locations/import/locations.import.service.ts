@@ -22,6 +22,7 @@ import type { PayloadChangeListener } from '../../../lib/payload-changes.ts';
 import type { ProcessesService } from '../../processes/processes.service.ts';
 import { assertWorkspaceAccess } from '../../workspaces/workspaces.access.ts';
 import type { LocationsRepository } from '../locations.repository.ts';
+import { applyStaged } from './locations.import.apply.ts';
 import { copyLine, type LocationImportRepository } from './locations.import.repository.ts';
 import {
   CSV_MAX_ROWS,
@@ -254,7 +255,7 @@ export function createLocationImportService({
     const definitions = await locations.definitions(input.workspaceId, tx);
     await assertLooksLikeText(input.path);
     const staged = await stageFile(tx, input.path, definitions, signal);
-    const applied = await imports.applyStaged(tx, {
+    const applied = await applyStaged(tx, imports, {
       workspaceId: input.workspaceId,
       layout: staged.layout,
       mayRepeat: staged.mayRepeat,
@@ -262,12 +263,22 @@ export function createLocationImportService({
       signal,
     });
     signal.throwIfAborted();
-    const processId = await recordCompleted(tx, actor, { ...input, startedAt }, staged, applied);
+    // Rows refused once matched (the opening's rules between fields) are skipped rows too.
+    const refused = applied.refused.map(({ i, field, message }) => ({ row: i + 1, field, message }));
+    const skipped = staged.skipped + new Set(refused.map((error) => error.row)).size;
+    const errors = [...staged.errors, ...refused].sort((a, b) => a.row - b.row).slice(0, MAX_REPORTED_ERRORS);
+    const processId = await recordCompleted(
+      tx,
+      actor,
+      { ...input, startedAt },
+      { ...staged, skipped },
+      applied,
+    );
     return {
       created: applied.created,
       updated: applied.updated,
-      skipped: staged.skipped,
-      errors: staged.errors,
+      skipped,
+      errors,
       process_id: processId,
     };
   }
@@ -300,7 +311,8 @@ export function createLocationImportService({
           throw createFieldError('file', `The file may not have more than ${CSV_MAX_ROWS} rows.`);
         }
         const rowErrors: RowError[] = [];
-        // Row numbers count the header as row 1, like a spreadsheet.
+        // Row numbers count the header as row 1, like a spreadsheet; a row is staged as its
+        // number less one (locations.import.apply.ts reports refused rows by it).
         const parsed = parseRow(record, tally.rows + 1, layout, rowErrors);
         if (!parsed) {
           tally.skipped += 1;

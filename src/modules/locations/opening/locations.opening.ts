@@ -4,7 +4,7 @@
 // reopening date belongs to a temporary closure. Shared by the API's writes and the CSV import.
 import type { FieldErrors } from '../../../lib/errors.ts';
 import type { SpecialHours, WeeklyHours } from '../../../lib/hours/hours.model.ts';
-import { deriveTimeZone } from './locations.time-zone.ts';
+import { type DerivedTimeZone, deriveTimeZone } from './locations.time-zone.ts';
 
 /** What a write says about a location's opening (undefined: not said, keep). */
 export interface OpeningInput {
@@ -29,7 +29,7 @@ export interface OpeningColumns {
 }
 
 /** What a write reads of the location it changes (a row of `locations`). */
-interface Before {
+export interface OpeningBefore {
   lat: number | null;
   lng: number | null;
   country: string | null;
@@ -41,7 +41,7 @@ interface Before {
   reopensOn: string | null;
 }
 
-const NOTHING: Before = {
+const NOTHING: OpeningBefore = {
   lat: null,
   lng: null,
   country: null,
@@ -56,14 +56,22 @@ const NOTHING: Before = {
 /** The value a write leaves: the new one when said, else the old. */
 const after = <T>(said: T | undefined, before: T): T => (said === undefined ? before : said);
 
+/** How a write finds the zone of a place: deriveTimeZone, or a bulk writer's zones found earlier. */
+export type DeriveTimeZone = (
+  lat: number,
+  lng: number,
+  country: string | null,
+) => DerivedTimeZone | undefined;
+
 /**
  * The opening columns of a write of `input` over the location `before` (none when creating),
  * with the problems found put in `errors` by field.
  */
 export function openingColumns(
   input: OpeningInput,
-  before: Before | undefined,
+  before: OpeningBefore | undefined,
   errors: FieldErrors,
+  derive: DeriveTimeZone = deriveTimeZone,
 ): OpeningColumns {
   const old = before ?? NOTHING;
   const columns: OpeningColumns = {};
@@ -81,7 +89,7 @@ export function openingColumns(
   if (typeof input.time_zone === 'string') {
     Object.assign(columns, { timeZone: input.time_zone, timeZoneDerived: false, timeZoneReview: null });
   } else if (input.time_zone === null || old.timeZone === null || (placeMoved && old.timeZoneDerived)) {
-    const derived = lat !== null && lng !== null ? deriveTimeZone(lat, lng, country) : undefined;
+    const derived = lat !== null && lng !== null ? derive(lat, lng, country) : undefined;
     Object.assign(
       columns,
       derived

@@ -33,6 +33,9 @@ function countriesOf(timeZone: string): string[] {
   return [...zone.countries, ...(target?.countries ?? [])];
 }
 
+/** The zones geo-tz finds at a point, most likely first: the costly part (about 20 µs a point). */
+export const zonesAt = (lat: number, lng: number): string[] => find(lat, lng);
+
 /**
  * The zone at a point, and whether a person should look at it: the point lies where several
  * zones meet, at sea (an `Etc/` zone), in a zone the runtime does not know, or in a zone of
@@ -43,7 +46,14 @@ export function deriveTimeZone(
   lng: number,
   country: string | null,
 ): DerivedTimeZone | undefined {
-  const zones = find(lat, lng);
+  return judgeZones(zonesAt(lat, lng), country);
+}
+
+/**
+ * deriveTimeZone for the zones found at a point (zonesAt): a bulk writer looks points up once
+ * and judges them against the country the write ends with.
+ */
+export function judgeZones(zones: readonly string[], country: string | null): DerivedTimeZone | undefined {
   const first = zones[0];
   if (!first) return undefined;
   const timeZone = readTimeZone(first) ?? first;
