@@ -3,6 +3,7 @@
 // nothing written.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkSpecialHours } from '../src/lib/hours/hours.rules.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { firstWorkspaceId } from './factories/workspaces.ts';
@@ -173,6 +174,11 @@ describe('opening hours of a location', () => {
       'special_hours.0.label',
       /control characters/,
     ],
+    [
+      { time_zone: 'UTC', special_hours: [{ date: '0000-01-01', hours: [] }] },
+      'special_hours.0.date',
+      /YYYY-MM-DD/,
+    ],
     [{ hours: { mon: ['09:00-18:00'] } }, 'time_zone', /required when hours/],
     [{ time_zone: 'UTC', reopens_on: '2027-01-01' }, 'reopens_on', /temporarily_closed/],
     [{ time_zone: 'UTC', temporarily_closed: true, reopens_on: '1 March' }, 'reopens_on', /YYYY-MM-DD/],
@@ -183,6 +189,12 @@ describe('opening hours of a location', () => {
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().errors[field]?.[0], JSON.stringify(res.json().errors)).toMatch(message);
     expect(await count()).toBe(before);
+  });
+
+  it('refuses a control character in a label by the rule every way in shares (API, CSV, AI, calendars)', () => {
+    expect(checkSpecialHours([{ date: '2026-12-24', hours: [], label: 'Christmas\tEve' }])).toEqual([
+      { path: [0, 'label'], message: 'The label may not contain control characters.' },
+    ]);
   });
 
   it('refuses bad hours on update without changing the location, and another user’s location is 404', async () => {

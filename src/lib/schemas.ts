@@ -93,8 +93,7 @@ export const bodyIdSchema = (field: string) =>
     .positive(`The ${field} must be a positive integer.`)
     .max(MAX_ID, `The ${field} is too large.`);
 
-/** C0, DEL and C1: U+0000-U+001F, U+007F-U+009F. */
-export const CONTROL_CHARACTER = /\p{Cc}/u;
+export { CONTROL_CHARACTER } from './control-characters.ts';
 
 /** A name (of a user, workspace, set, tag): trimmed, 1-255 characters. */
 export const nameSchema = z

@@ -29,7 +29,9 @@ export interface HoursContext {
 
 /** Whether any location has opening hours: the filter and the tick are there for them. */
 export const hasHours = (locations: FinderLocation[]) =>
-  locations.some((location) => location.hours || location.temporarily_closed);
+  locations.some(
+    (location) => location.hours || location.temporarily_closed || location.special_days?.length,
+  );
 
 /**
  * The widget's language with the region of the visitor's browser when it speaks that language
@@ -135,7 +137,9 @@ function intervalsText(intervals: Interval[] | undefined, midnight: number, { lo
       const minutes = intervalMinutes(interval);
       if (!minutes) return t('hoursUnknown');
       const close = midnight + minutes.close * MINUTE;
-      const day = minutes.close < DAY / MINUTE ? '' : `${formatter(locale, 'UTC', 'weekday').format(close)} `;
+      // 24:00 ends the same day; only a closing past it names the next day.
+      const day =
+        minutes.close <= DAY / MINUTE ? '' : `${formatter(locale, 'UTC', 'weekday').format(close)} `;
       return `${time.format(midnight + minutes.open * MINUTE)} – ${day}${time.format(close)}`;
     })
     .join(', ');

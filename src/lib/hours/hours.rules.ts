@@ -1,6 +1,7 @@
 // What makes opening hours valid (docs/api.md, "Opening hours"): the API's schemas, the CSV
 // import and the holiday calendars check them here, each problem with the path of the value it
 // concerns, so a 422 names `hours.fri.1` or `special_hours.0.end_date`.
+import { CONTROL_CHARACTER } from '../control-characters.ts';
 import {
   type IntervalMinutes,
   intervalMinutes,
@@ -30,7 +31,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Days since 1970-01-01 of a real calendar date `YYYY-MM-DD`, or undefined. Calendar dates only: no time zone is involved. */
 export function dayNumber(date: string): number | undefined {
-  if (!ISO_DATE.test(date)) return undefined;
+  // Year 0000 is a date to JavaScript (1 BC) but not to PostgreSQL, which reads these dates too.
+  if (!ISO_DATE.test(date) || date.startsWith('0000')) return undefined;
   const ms = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) return undefined;
   return ms / DAY_MS;
@@ -130,7 +132,9 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
       }
     }
     checkDay(entry.hours, problems, [i, 'hours']);
-    if (entry.label != null && entry.label.length > MAX_LABEL_LENGTH) {
+    if (entry.label != null && CONTROL_CHARACTER.test(entry.label)) {
+      problems.push({ path: [i, 'label'], message: 'The label may not contain control characters.' });
+    } else if (entry.label != null && entry.label.length > MAX_LABEL_LENGTH) {
       problems.push({
         path: [i, 'label'],
         message: `The label may not be greater than ${MAX_LABEL_LENGTH} characters.`,

@@ -2,7 +2,6 @@
 // calendars): the shapes of hours.model.ts, checked by hours.rules.ts with the path of each
 // problem. Named in the OpenAPI document (src/openapi.components.ts).
 import { z } from 'zod';
-import { CONTROL_CHARACTER } from '../schemas.ts';
 import { type StoredSpecialHours, WEEKDAYS, type Weekday, type WeeklyHours } from './hours.model.ts';
 import {
   checkSpecialHours,
@@ -56,7 +55,6 @@ const specialEntrySchema = z.strictObject(
     label: z
       .string({ error: 'The label must be a string.' })
       .trim()
-      .refine((label) => !CONTROL_CHARACTER.test(label), 'The label may not contain control characters.')
       .nullable()
       .optional()
       .transform((label) => (label === '' || label === undefined ? null : label)),

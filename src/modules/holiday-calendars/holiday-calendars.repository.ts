@@ -1,5 +1,6 @@
-// Queries over holiday calendars and their assignments. Reads and writes are filtered through
-// `accessibleWorkspace`, so a calendar of a workspace the actor cannot reach reads as missing.
+// Queries over holiday calendars and their assignments. The reads an actor starts from (list,
+// find, delete) are filtered through `accessibleWorkspace`, so a calendar of a workspace the
+// actor cannot reach reads as missing; the others take a calendar the service found that way.
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, idArray } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
@@ -72,13 +73,13 @@ export function createHolidayCalendarsRepository(db: Executor) {
       id: number,
       values: Partial<Pick<HolidayCalendarRow, 'name' | 'days'>>,
       tx: Executor = db,
-    ): Promise<HolidayCalendarRow> {
+    ): Promise<HolidayCalendarRow | undefined> {
       const [row] = await tx
         .update(c)
         .set({ ...values, updatedAt: new Date() })
         .where(eq(c.id, id))
         .returning();
-      return row!;
+      return row;
     },
 
     /** The workspace of the deleted calendar, undefined when none was (its assignments go with it). */

@@ -90,6 +90,8 @@ export function createHolidayCalendarsService({ db, calendars, changes }: Holida
       if (!found) throw createHolidayCalendarNotFoundError();
       const updated = await db.transaction(async (tx) => {
         const row = await calendars.update(id, { name: body.name, days: body.days }, tx);
+        // Deleted since it was found.
+        if (!row) throw createHolidayCalendarNotFoundError();
         await writeAssignments(tx, row, body);
         return payloadOf(row, tx);
       });

@@ -171,9 +171,11 @@ ids as materialized (
       order by 1) as calendar_ids
   from ord
 ),
--- The special days' window: from yesterday in UTC (the day some zone is still in) for 400 days.
+-- The special days' window: from two days before today in UTC (a status reads a location's
+-- previous local day, which in a zone far west of UTC in its evening is two UTC days back)
+-- for 400 days.
 special_window as materialized (
-  select (now() at time zone 'UTC')::date - 1 as first, (now() at time zone 'UTC')::date + 400 as last
+  select (now() at time zone 'UTC')::date - 2 as first, (now() at time zone 'UTC')::date + 400 as last
 ),
 -- Calendars, like tags and sets, come in a few combinations, each expanded once.
 calendar_combos as materialized (
