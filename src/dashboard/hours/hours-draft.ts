@@ -5,6 +5,7 @@
 // run here before sending so a mistake shows at once, under the path the service would name.
 // Pure: no React, no texts (the caller passes the one sentence of its own).
 import {
+  ALL_DAY,
   intervalMinutes,
   type SpecialHours,
   WEEKDAYS,
@@ -42,7 +43,6 @@ export interface SpecialDayDraft {
   label: string;
 }
 
-const ALL_DAY = '00:00-24:00';
 /** A time input says midnight as 00:00; as a closing time the API writes it 24:00 (the end of the day). */
 const MIDNIGHT = '00:00';
 const END_OF_DAY = '24:00';

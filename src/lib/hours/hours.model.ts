@@ -14,6 +14,9 @@ export type Weekday = (typeof WEEKDAYS)[number];
  */
 export type Interval = string;
 
+/** Open all day: from the day's first minute to its end. */
+export const ALL_DAY: Interval = '00:00-24:00';
+
 /**
  * The regular week: a day that is missing means its hours are unknown, an empty list means
  * closed. Intervals of a day are sorted and do not overlap; one past midnight is the day's last
@@ -82,4 +85,16 @@ export function intervalMinutes(interval: string): IntervalMinutes | undefined {
   const close = minutesOf(match[2]!);
   if (open === undefined || close === undefined || open === 24 * 60 || open === close) return undefined;
   return { open, close: close > open ? close : close + 24 * 60 };
+}
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Days since 1970-01-01 of a real calendar date `YYYY-MM-DD`, or undefined. Calendar dates only: no time zone is involved. */
+export function dayNumber(date: string): number | undefined {
+  // Year 0000 is a date to JavaScript (1 BC) but not to PostgreSQL, which reads these dates too.
+  if (!ISO_DATE.test(date) || date.startsWith('0000')) return undefined;
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) return undefined;
+  return ms / DAY_MS;
 }

@@ -3,6 +3,7 @@
 // concerns, so a 422 names `hours.fri.1` or `special_hours.0.end_date`.
 import { CONTROL_CHARACTER } from '../control-characters.ts';
 import {
+  dayNumber,
   type IntervalMinutes,
   intervalMinutes,
   type SpecialHours,
@@ -25,21 +26,6 @@ export const MAX_LABEL_LENGTH = 80;
 
 export const INTERVAL_MESSAGE =
   'Each interval must be HH:MM-HH:MM with a length, such as 09:00-18:00 or 19:00-02:00 (past midnight); 00:00-24:00 is open all day.';
-
-const DAY_MS = 86_400_000;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Days since 1970-01-01 of a real calendar date `YYYY-MM-DD`, or undefined. Calendar dates only: no time zone is involved. */
-export function dayNumber(date: string): number | undefined {
-  // Year 0000 is a date to JavaScript (1 BC) but not to PostgreSQL, which reads these dates too.
-  if (!ISO_DATE.test(date) || date.startsWith('0000')) return undefined;
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) return undefined;
-  return ms / DAY_MS;
-}
-
-/** The date `YYYY-MM-DD` of a day number (dayNumber's inverse). */
-export const dateOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * The intervals of one day, read and checked: each `HH:MM-HH:MM`, sorted, not overlapping, and

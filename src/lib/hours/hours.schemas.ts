@@ -2,11 +2,16 @@
 // calendars): the shapes of hours.model.ts, checked by hours.rules.ts with the path of each
 // problem. Named in the OpenAPI document (src/openapi.components.ts).
 import { z } from 'zod';
-import { type StoredSpecialHours, WEEKDAYS, type Weekday, type WeeklyHours } from './hours.model.ts';
+import {
+  dayNumber,
+  type StoredSpecialHours,
+  WEEKDAYS,
+  type Weekday,
+  type WeeklyHours,
+} from './hours.model.ts';
 import {
   checkSpecialHours,
   checkWeeklyHours,
-  dayNumber,
   type HoursProblem,
   readTimeZone,
   storedSpecialHours,

@@ -28,6 +28,7 @@
 // - No time zone (or one the runtime does not know): `unknown`, but for a temporary closure
 //   without a reopening date.
 import {
+  dayNumber,
   type IntervalMinutes,
   intervalMinutes,
   type OpeningSchedule,
@@ -56,7 +57,8 @@ const HORIZON_DAY = LAST_OPENING_DAY + 1;
 const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
-  const reopensOn = isDate(schedule.reopens_on) ? schedule.reopens_on : null;
+  const reopensOn =
+    schedule.reopens_on !== null && dayNumber(schedule.reopens_on) !== undefined ? schedule.reopens_on : null;
   if (schedule.temporarily_closed && reopensOn === null) {
     return { state: 'temporarily_closed', reopens_on: null };
   }
@@ -270,10 +272,4 @@ function minutesOfInterval(interval: string): IntervalMinutes | null {
     readIntervals.set(interval, minutes);
   }
   return minutes;
-}
-
-function isDate(value: string | null): value is string {
-  if (value === null || !/^\d{4}-\d\d-\d\d$/.test(value)) return false;
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(time) && new Date(time).toISOString().startsWith(value);
 }

@@ -3,13 +3,12 @@
 // written back into the same text. Reading only splits the text into the model's pieces,
 // forgiving case and spaces and nothing else; whether the pieces are valid (HH:MM, order,
 // overlaps, dates) is decided by hours.rules.ts, as for the API.
-import type { Interval, SpecialHours } from './hours.model.ts';
+import { ALL_DAY, type Interval, type SpecialHours } from './hours.model.ts';
 
 /** A day's cell or an entry's hours meaning closed all day. */
 export const CLOSED_WORD = 'closed';
 /** A day's cell or an entry's hours meaning open all day (00:00-24:00). */
 export const ALL_DAY_WORD = '24h';
-const ALL_DAY: Interval = '00:00-24:00';
 
 export const DAY_TEXT_MESSAGE =
   'Write the hours of a day as intervals such as 09:00-12:00, 13:00-18:00, or closed, or 24h; leave the cell empty when they are not known.';

@@ -44,6 +44,9 @@ const coordinate = (field: string, limit: number) =>
     .nullable()
     .optional();
 
+/** The CSV import reads its column with the same words. */
+export const TEMPORARILY_CLOSED_MESSAGE = 'The temporarily closed field must be true or false.';
+
 const locationFields = {
   title: z
     .string({ error: 'The title field is required.' })
@@ -72,7 +75,7 @@ const locationFields = {
   /** The regular week; null: unknown. */
   hours: weeklyHoursSchema.nullable().optional(),
   special_hours: specialHoursSchema.nullable().optional(),
-  temporarily_closed: z.boolean({ error: 'The temporarily closed field must be true or false.' }).optional(),
+  temporarily_closed: z.boolean({ error: TEMPORARILY_CLOSED_MESSAGE }).optional(),
   /** The local date a temporary closure ends; only with temporarily_closed. */
   reopens_on: dateSchema('reopens on date').nullable().optional(),
   /** Tag names; tags missing from the workspace are created. Replaces the location's tags. */

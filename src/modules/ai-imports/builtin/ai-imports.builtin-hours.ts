@@ -5,7 +5,7 @@
 // refuses rather than guesses: an unknown word (`holidays`, `by appointment`), hours without
 // days, days without hours, a day given twice, `9-5` (nine to five, or overnight?) and a week
 // the API's rules refuse all leave the hours out, and the reviewer adds them.
-import { WEEKDAYS, type WeeklyHours } from '../../../lib/hours/hours.model.ts';
+import { ALL_DAY, WEEKDAYS, type WeeklyHours } from '../../../lib/hours/hours.model.ts';
 import { checkWeeklyHours } from '../../../lib/hours/hours.rules.ts';
 
 export type HoursReading = { hours: WeeklyHours } | { refused: string };
@@ -190,7 +190,7 @@ function daysOf(tokens: Token[]): number[] | { refused: string } {
 /** The intervals of `closed`, `24h` or `9-12, 14-18`. */
 function intervalsOf(tokens: Token[]): string[] | { refused: string } {
   if (tokens.length === 1 && tokens[0]!.kind === 'closed') return [];
-  if (tokens.length === 1 && tokens[0]!.kind === 'allDay') return ['00:00-24:00'];
+  if (tokens.length === 1 && tokens[0]!.kind === 'allDay') return [ALL_DAY];
   const notIntervals = { refused: 'the hours are not intervals such as 9-18' };
   const intervals: string[] = [];
   for (let i = 0; i < tokens.length; i += 4) {

@@ -19,6 +19,7 @@ import { checkSpecialHours, checkWeeklyHours, storedSpecialHours } from '../../.
 import { dateSchema, timeZoneSchema } from '../../../lib/hours/hours.schemas.ts';
 import { parseDayText, parseSpecialHoursText } from '../../../lib/hours/hours.text.ts';
 import { booleanFromText } from '../../custom-fields/custom-fields.values.ts';
+import { TEMPORARILY_CLOSED_MESSAGE } from '../locations.schemas.ts';
 import { type OpeningBefore, type OpeningInput, openingColumns } from '../opening/locations.opening.ts';
 import { judgeZones, zonesAt } from '../opening/locations.time-zone.ts';
 
@@ -32,8 +33,6 @@ export const OPENING_COLUMNS = [
   'reopens_on',
 ] as const;
 export type OpeningColumn = (typeof OPENING_COLUMNS)[number];
-
-const TEMPORARILY_CLOSED_MESSAGE = 'The temporarily closed field must be true or false.';
 
 /** What a row says of the opening; a key is absent when its column is not in the file. */
 export interface ParsedOpening {
