@@ -191,6 +191,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       "export { openingText } from './src/widget/hours.text.ts';",
   );
   const bytes = ({ minified, gzip }: HoursBundleBytes) => `${minified} B minified, ${gzip} B gzip`;
-  console.log(`openingStatus with @date-fns/tz's tzOffset: ${bytes(status.bytes)}`);
+  console.log(`openingStatus with its zone clock: ${bytes(status.bytes)}`);
   console.log(`with openingText: ${bytes(withText.bytes)}`);
 }

@@ -60,31 +60,25 @@ export interface OpeningSchedule {
   reopens_on: string | null;
 }
 
-/** Minutes after local midnight of an `HH:MM` (00:00 to 24:00), or undefined. */
-export function minutesOf(time: string): number | undefined {
-  const match = /^([01]\d|2[0-4]):([0-5]\d)$/.exec(time);
-  if (!match) return undefined;
-  const minutes = Number(match[1]) * 60 + Number(match[2]);
-  return minutes <= 24 * 60 ? minutes : undefined;
-}
-
 /** An interval's opening and closing minutes after its day's midnight; closing past 1440 runs into the next day. */
 export interface IntervalMinutes {
   open: number;
   close: number;
 }
 
+const DAY_MINUTES = 24 * 60;
+
 /**
  * An interval's minutes (`19:00-02:00` is 1140 to 1560), or undefined when it is not
- * `HH:MM-HH:MM`, opens at 24:00 or has no length.
+ * `HH:MM-HH:MM` with times from 00:00 to 24:00, opens at 24:00 or has no length.
  */
 export function intervalMinutes(interval: string): IntervalMinutes | undefined {
-  const match = /^(\d\d:\d\d)-(\d\d:\d\d)$/.exec(interval);
+  const match = /^(\d\d):([0-5]\d)-(\d\d):([0-5]\d)$/.exec(interval);
   if (!match) return undefined;
-  const open = minutesOf(match[1]!);
-  const close = minutesOf(match[2]!);
-  if (open === undefined || close === undefined || open === 24 * 60 || open === close) return undefined;
-  return { open, close: close > open ? close : close + 24 * 60 };
+  const open = Number(match[1]) * 60 + Number(match[2]);
+  const close = Number(match[3]) * 60 + Number(match[4]);
+  if (open >= DAY_MINUTES || close > DAY_MINUTES || open === close) return undefined;
+  return { open, close: close > open ? close : close + DAY_MINUTES };
 }
 
 const DAY_MS = 86_400_000;

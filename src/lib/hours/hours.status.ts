@@ -28,7 +28,6 @@
 // - No time zone (or one the runtime does not know): `unknown`, but for a temporary closure
 //   without a reopening date.
 import {
-  dayNumber,
   type IntervalMinutes,
   intervalMinutes,
   type OpeningSchedule,
@@ -57,21 +56,26 @@ const HORIZON_DAY = LAST_OPENING_DAY + 1;
 const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
+  const reopening = Date.parse(`${schedule.reopens_on}T00:00:00Z`);
+  // A real date only, as the service stores it: '2025-02-30' would parse as 2 March.
   const reopensOn =
-    schedule.reopens_on !== null && dayNumber(schedule.reopens_on) !== undefined ? schedule.reopens_on : null;
+    !Number.isNaN(reopening) && new Date(reopening).toISOString().startsWith(schedule.reopens_on!)
+      ? schedule.reopens_on
+      : null;
   if (schedule.temporarily_closed && reopensOn === null) {
     return { state: 'temporarily_closed', reopens_on: null };
   }
   const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
   if (!table) return UNKNOWN;
-  if (schedule.temporarily_closed && reopensOn !== null && now < startOfDate(table, reopensOn)) {
+  if (schedule.temporarily_closed && now < startOfDate(table, reopening)) {
     return { state: 'temporarily_closed', reopens_on: reopensOn };
   }
   const days = scheduleDays(schedule, table);
-  const { instants, label } = days(0);
+  // Today's special day's label, whatever its hours.
+  const label = specialDayOf(schedule.special_days, table.dates[-FIRST_DAY]!)?.[2] ?? null;
   const closing = closingOfRunAt(table, days, now);
   if (closing !== undefined) return { state: 'open', closes: knownClosing(table, days, closing), label };
-  return instants ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
+  return days(0) ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
 }
 
 /**
@@ -100,6 +104,8 @@ interface DayTable {
   /** Of the days from FIRST_DAY to HORIZON_DAY. */
   dates: string[];
   weekdays: Weekday[];
+  /** The first instant of HORIZON_DAY: a closing from there on is not reported. */
+  horizon: number;
 }
 
 const tables = new Map<string, DayTable>();
@@ -118,59 +124,61 @@ function dayTable(timeZone: string, now: number): DayTable | undefined {
     dates.push(midnight.toISOString().slice(0, 10));
     weekdays.push(WEEKDAYS[(midnight.getUTCDay() + 6) % 7]!);
   }
-  const table = { clock, today, dates, weekdays };
+  const table = { clock, today, dates, weekdays, horizon: 0 };
+  table.horizon = startOfDay(table, HORIZON_DAY);
   tables.set(timeZone, table);
   return table;
 }
 
 /** A day's intervals as instants, flat: [open, close, open, close, ...]; null when unknown. */
-interface DayHours {
-  instants: number[] | null;
-  label: string | null;
-}
+type DayInstants = number[] | null;
 
-/** A schedule's hours of day `day` after today (FIRST_DAY to HORIZON_DAY; others are unknown). */
-type ScheduleDays = (day: number) => DayHours;
+/** A schedule's instants of day `day` after today (FIRST_DAY to HORIZON_DAY; others are unknown). */
+type ScheduleDays = (day: number) => DayInstants;
 
-const UNKNOWN_DAY: DayHours = { instants: null, label: null };
+const NO_INSTANTS: number[] = [];
 
 /** The schedule's days around today, each read once, when a status first needs it. */
 function scheduleDays(schedule: OpeningSchedule, table: DayTable): ScheduleDays {
-  const read: DayHours[] = [];
+  const read: (DayInstants | undefined)[] = [];
   return (day) => {
-    if (day < FIRST_DAY || day > HORIZON_DAY) return UNKNOWN_DAY;
+    if (day < FIRST_DAY || day > HORIZON_DAY) return null;
     const index = day - FIRST_DAY;
-    read[index] ??= readDay(schedule, table, day, index);
-    return read[index];
+    let instants = read[index];
+    if (instants === undefined) read[index] = instants = readDay(schedule, table, day, index);
+    return instants;
   };
 }
 
-function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index: number): DayHours {
+function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index: number): DayInstants {
   const special = specialDayOf(schedule.special_days, table.dates[index]!);
   const intervals = special ? special[1] : schedule.hours?.[table.weekdays[index]!];
-  const label = special?.[2] ?? null;
-  if (!Array.isArray(intervals)) return UNKNOWN_DAY;
+  if (!Array.isArray(intervals)) return null;
   const midnight = table.today + day * DAY;
   const instants: number[] = [];
-  for (const interval of intervals) {
-    const minutes = minutesOfInterval(interval);
-    if (!minutes) return { instants: null, label };
+  // Indexed: this runs for every location, first in cold code, where for-of costs more.
+  for (let i = 0; i < intervals.length; i++) {
+    const minutes = minutesOfInterval(intervals[i]!);
+    if (!minutes) return null;
     instants.push(
       instantOfWallClock(table.clock, midnight + minutes.open * MINUTE),
       instantOfWallClock(table.clock, midnight + minutes.close * MINUTE),
     );
   }
-  return { instants, label };
+  return instants;
 }
 
 /**
- * Whether day `day`'s intervals can hold `instant`, known without reading them: an interval
- * opens on its day and closes before the end of the next, and every offset of the zone lies
- * between the clock's min and max.
+ * The first and last day whose intervals can hold `instant`, known without reading them: an
+ * interval opens on its day and closes before the end of the next, and every offset of the zone
+ * lies between the clock's min and max. Clamped to the days a status reads.
  */
-function mayHold(table: DayTable, day: number, instant: number): boolean {
-  const midnight = table.today + day * DAY;
-  return midnight - table.clock.max <= instant && instant < midnight + 2 * DAY - table.clock.min;
+function daysHolding(table: DayTable, instant: number): [first: number, last: number] {
+  const { today, clock } = table;
+  return [
+    Math.max(FIRST_DAY, Math.floor((instant + clock.min - today) / DAY) - 2),
+    Math.min(LAST_OPENING_DAY, Math.floor((instant + clock.max - today) / DAY)),
+  ];
 }
 
 /** The first instant of local day `day` after today. */
@@ -183,9 +191,12 @@ function dayOf(table: DayTable, instant: number): number {
   return Math.floor((wallClockAt(table.clock, instant) - table.today) / DAY);
 }
 
-/** The first instant of a local date (YYYY-MM-DD), or ±Infinity well before or after the days read. */
-function startOfDate(table: DayTable, date: string): number {
-  const day = Math.round((Date.parse(`${date}T00:00:00Z`) - table.today) / DAY);
+/**
+ * The first instant of a local date (its midnight as UTC milliseconds), or ±Infinity well before
+ * or after the days read.
+ */
+function startOfDate(table: DayTable, date: number): number {
+  const day = Math.round((date - table.today) / DAY);
   if (day < FIRST_DAY) return -NEVER;
   if (day > HORIZON_DAY) return NEVER;
   return startOfDay(table, day);
@@ -200,9 +211,9 @@ function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): n
   for (let held = true; held; ) {
     held = false;
     const at = closing ?? instant;
-    for (let day = FIRST_DAY; day <= LAST_OPENING_DAY; day++) {
-      if (!mayHold(table, day, at)) continue;
-      const instants = days(day).instants ?? [];
+    const [first, last] = daysHolding(table, at);
+    for (let day = first; day <= last; day++) {
+      const instants = days(day) ?? NO_INSTANTS;
       for (let index = 0; index < instants.length; index += 2) {
         const close = instants[index + 1]!;
         if (instants[index]! <= at && at < close && close > (closing ?? at)) {
@@ -217,8 +228,8 @@ function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): n
 
 /** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
 function knownClosing(table: DayTable, days: ScheduleDays, closing: number): number | null {
-  if (closing >= startOfDay(table, HORIZON_DAY)) return null;
-  return days(dayOf(table, closing)).instants ? closing : null;
+  if (closing >= table.horizon) return null;
+  return days(dayOf(table, closing)) ? closing : null;
 }
 
 /** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
@@ -231,7 +242,7 @@ function nextOpening(table: DayTable, days: ScheduleDays, instant: number): numb
     // Later days open later than an opening or unknown instant already found.
     if (midnight - table.clock.max > Math.min(opening, unknownFrom)) break;
     if (midnight + 2 * DAY - table.clock.min <= instant) continue;
-    const { instants } = days(day);
+    const instants = days(day);
     // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
     // 2011) has no instant to be unknown at: its start is the next day's.
     if (!instants) {

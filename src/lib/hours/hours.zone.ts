@@ -2,15 +2,14 @@
 // need: an instant to the location's wall-clock time, and a wall-clock time to an instant,
 // resolved as Temporal's `disambiguation: 'compatible'` does. Pure: the widget bundles it.
 //
-// The offsets come from @date-fns/tz's tzOffset, which asks Intl.DateTimeFormat for the zone's
-// offset at an instant: the runtime's tz data, never the device's zone. Its TZDate is not used:
-// it builds wall-clock times through the device's zone and, compared with Temporal, took the
-// later of a repeated time and gave answers that changed with process.env.TZ (a known issue:
-// github.com/date-fns/tz/issues/40).
-// A tzOffset call costs a few microseconds (an Intl format), too much to make several per
+// The offsets come from the runtime's time zone data through Intl.DateTimeFormat (its
+// 'longOffset' zone name, "GMT+05:30"), never from the device's zone. Date libraries add
+// nothing here but bytes: @date-fns/tz's tzOffset makes this same Intl call, and its TZDate
+// builds wall-clock times through the device's zone (compared with Temporal, it took the later
+// of a repeated time and gave answers that changed with process.env.TZ: date-fns/tz#40).
+// An offset read costs a few microseconds (an Intl format), too much to make several per
 // status for thousands of locations, so a clock reads the zone's offsets once for three weeks
 // and finds the instants they change at; the conversions are then lookups in that short list.
-import { tzOffset } from '@date-fns/tz/tzOffset';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -63,9 +62,28 @@ export function zoneClock(timeZone: string, instant: number): ZoneClock | undefi
   return clock ?? undefined;
 }
 
-/** The zone's offset at an instant, in milliseconds (tzOffset gives minutes, with seconds as a fraction). */
-function offsetAt(timeZone: string, instant: number): number {
-  return Math.round(tzOffset(timeZone, new Date(instant)) * MINUTE);
+const offsetFormats = new Map<string, ((instant: number) => string) | null>();
+
+/**
+ * The zone's offset at an instant, in milliseconds east of UTC; NaN when the runtime does not
+ * know the zone. 'longOffset' names it "GMT-05:00", "GMT-00:25:21" in a zone's old local mean
+ * time, "GMT+00:00" or "GMT" at zero.
+ */
+export function offsetAt(timeZone: string, instant: number): number {
+  let format = offsetFormats.get(timeZone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).format;
+    } catch {
+      format = null;
+    }
+    offsetFormats.set(timeZone, format);
+  }
+  if (!format) return Number.NaN;
+  const [, sign, hours = 0, minutes = 0, seconds = 0] =
+    /GMT(?:([+-])(\d\d):(\d\d)(?::(\d\d))?)?$/.exec(format(instant)) ?? [];
+  const offset = ((+hours * 60 + +minutes) * 60 + +seconds) * SECOND;
+  return sign === '-' ? -offset : offset;
 }
 
 function readClock(timeZone: string, instant: number): ZoneClock | null {
