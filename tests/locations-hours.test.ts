@@ -1,7 +1,7 @@
 // Opening hours through the locations API: the fields as written and read back, the time zone
 // derived from coordinates (and marked for review), and every bad input with its dotted path,
 // nothing written.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSpecialHours } from '../src/lib/hours/hours.rules.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
@@ -206,4 +206,51 @@ describe('opening hours of a location', () => {
     const foreign = await update(location.id, { hours: {} }, strangerToken);
     expect(foreign.statusCode).toBe(404);
   });
+
+  it('judges concurrent updates one after the other: hours and a cleared time zone cannot both land', async () => {
+    // A location with a given zone and no coordinates: clearing the zone leaves none to derive.
+    const location = (await create({ time_zone: 'Europe/Berlin' })).json();
+    // The test holds the row's lock while both updates start, so that both have begun (and, were
+    // they to read the row outside their transactions, read it) before either can write.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = ctx.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from locations where id = ${location.id} for update`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const answers = Promise.all([
+      update(location.id, { hours: { mon: ['09:00-18:00'] } }),
+      update(location.id, { time_zone: null }),
+    ]);
+    await waitForLockWaiters(2);
+    release();
+    await holder;
+    const statuses = (await answers).map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([200, 422]);
+    const refused = (await answers).find((res) => res.statusCode === 422)!;
+    expect(refused.json().errors.time_zone?.[0]).toMatch(/required when hours/);
+    const [row] = await ctx.deps.db.select().from(locationsTable).where(eq(locationsTable.id, location.id));
+    // Whichever came first, the other was judged against it.
+    expect([
+      { timeZone: 'Europe/Berlin', hours: { mon: ['09:00-18:00'] } },
+      { timeZone: null, hours: null },
+    ]).toContainEqual({ timeZone: row!.timeZone, hours: row!.hours });
+  });
 });
+
+/** Waits until `n` sessions of this database are blocked on a lock. */
+async function waitForLockWaiters(n: number, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await ctx.deps.db.execute<{ waiting: number }>(
+      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (row!.waiting >= n) return;
+    if (Date.now() > deadline) throw new Error(`only ${row!.waiting} of ${n} sessions waiting on a lock`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
