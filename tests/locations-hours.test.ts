@@ -207,6 +207,33 @@ describe('opening hours of a location', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
+  it('answers every zone name in its IANA spelling, links too, whatever the case it was sent in', async () => {
+    const sent = [
+      'us/eastern',
+      'asia/calcutta',
+      'ASIA/KOLKATA',
+      'europe/kiev',
+      'europe/kyiv',
+      'etc/utc',
+      'gb',
+    ];
+    const answered = [];
+    for (const time_zone of sent) {
+      const res = await create({ time_zone });
+      expect(res.statusCode, res.body).toBe(201);
+      answered.push(res.json().time_zone);
+    }
+    expect(answered).toEqual([
+      'US/Eastern',
+      'Asia/Calcutta',
+      'Asia/Kolkata',
+      'Europe/Kiev',
+      'Europe/Kyiv',
+      'Etc/UTC',
+      'GB',
+    ]);
+  });
+
   it('judges concurrent updates one after the other: hours and a cleared time zone cannot both land', async () => {
     // A location with a given zone and no coordinates: clearing the zone leaves none to derive.
     const location = (await create({ time_zone: 'Europe/Berlin' })).json();

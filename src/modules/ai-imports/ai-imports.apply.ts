@@ -4,7 +4,8 @@
 // statements), how its custom fields meet the workspace's definitions, and which geocoder answers
 // are kept.
 
-import { readTimeZone, storedSpecialHours } from '../../lib/hours/hours.rules.ts';
+import { storedSpecialHours } from '../../lib/hours/hours.rules.ts';
+import { readTimeZone } from '../../lib/hours/hours.zone-name.ts';
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
 import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
