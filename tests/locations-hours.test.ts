@@ -8,6 +8,7 @@ import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
+import { waitForLockWaiters } from './helpers/lock-waiters.ts';
 
 let ctx: TestContext;
 let token: string;
@@ -253,7 +254,7 @@ describe('opening hours of a location', () => {
       update(location.id, { hours: { mon: ['09:00-18:00'] } }),
       update(location.id, { time_zone: null }),
     ]);
-    await waitForLockWaiters(2);
+    await waitForLockWaiters(ctx.deps.db, 2);
     release();
     await holder;
     const statuses = (await answers).map((res) => res.statusCode).sort();
@@ -268,16 +269,3 @@ describe('opening hours of a location', () => {
     ]).toContainEqual({ timeZone: row!.timeZone, hours: row!.hours });
   });
 });
-
-/** Waits until `n` sessions of this database are blocked on a lock. */
-async function waitForLockWaiters(n: number, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await ctx.deps.db.execute<{ waiting: number }>(
-      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (row!.waiting >= n) return;
-    if (Date.now() > deadline) throw new Error(`only ${row!.waiting} of ${n} sessions waiting on a lock`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
