@@ -608,6 +608,96 @@ describe('opening hours', () => {
   });
 });
 
+describe('an item matching an existing location', () => {
+  it('leaves its time zone, hours, special hours and closure alone unless the item gives them', async () => {
+    const place = { city: 'London', country: 'United Kingdom', lat: 51.5072, lng: -0.1276 };
+    const opening = {
+      hours: { mon: ['09:00-18:00'] },
+      special_hours: [{ date: '2026-12-24', hours: [], label: 'Eve' }],
+      temporarily_closed: true,
+      reopens_on: '2027-01-10',
+    };
+    const create = async (title: string, address: string, fields: Record<string, unknown>) => {
+      const res = await call('POST', '/locations', cast.ownerToken, {
+        workspace_id: cast.workspaceId,
+        title,
+        address,
+        zip: 'E1 6AN',
+        ...place,
+        ...fields,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { id: number };
+    };
+    // A zone given by a person (not the one at the point), and one derived from the point.
+    const given = await create('Kept Given', '1 Given Street', { time_zone: 'Europe/Dublin', ...opening });
+    const derived = await create('Kept Derived', '2 Derived Street', opening);
+    const moved = await create('Moved Derived', '3 Moved Street', opening);
+    const replaced = await create('Replaced Hours', '4 Replaced Street', {
+      time_zone: 'Europe/Dublin',
+      ...opening,
+    });
+    const read = async (id: number) => (await call('GET', `/locations/${id}`, cast.ownerToken)).json();
+    const givenBefore = await read(given.id);
+    const derivedBefore = await read(derived.id);
+    expect(derivedBefore).toMatchObject({ time_zone: 'Europe/London', time_zone_derived: true });
+
+    const item = (title: string, address: string, fields: Record<string, unknown> = {}) =>
+      wireLocation({ name: title, address, zip: 'E1 6AN', phone: '+44 20 7946 0000', ...place, ...fields });
+    fake.setBehaviour({
+      kind: 'locations',
+      locations: [
+        item('Kept Given', '1 Given Street'),
+        item('Kept Derived', '2 Derived Street'),
+        item('Moved Derived', '3 Moved Street', {
+          city: 'Berlin',
+          country: 'Germany',
+          lat: 52.52,
+          lng: 13.405,
+        }),
+        item('Replaced Hours', '4 Replaced Street', {
+          time_zone: 'Europe/Lisbon',
+          hours: { mon: null, tue: ['10:00-12:00'], wed: null, thu: null, fri: null, sat: null, sun: null },
+        }),
+      ],
+    });
+    const { process, batch } = await startImport();
+    expect(await waitForStatus(process.id, ['waiting_review', 'failed'])).toBe('waiting_review');
+    const imported = await call('POST', `/ai-location-imports/${batch.id}/import`, cast.ownerToken);
+    expect(imported.statusCode, imported.body).toBe(200);
+    const after = (await call('GET', `/ai-location-imports/${batch.id}`, cast.ownerToken)).json();
+    expect(after.items.map((found: { location_id: number }) => found.location_id)).toEqual([
+      given.id,
+      derived.id,
+      moved.id,
+      replaced.id,
+    ]);
+
+    const openingOf = (location: Record<string, unknown>) => ({
+      time_zone: location.time_zone,
+      time_zone_derived: location.time_zone_derived,
+      time_zone_review: location.time_zone_review,
+      hours: location.hours,
+      special_hours: location.special_hours,
+      temporarily_closed: location.temporarily_closed,
+      reopens_on: location.reopens_on,
+    });
+    expect(openingOf(await read(given.id))).toEqual(openingOf(givenBefore));
+    expect(openingOf(await read(derived.id))).toEqual(openingOf(derivedBefore));
+    // The point moved and the zone was derived: derived again from the new point, as the API does.
+    expect(openingOf(await read(moved.id))).toEqual({
+      ...openingOf(derivedBefore),
+      time_zone: 'Europe/Berlin',
+    });
+    // What an item gives replaces the location's; what it does not give stays.
+    expect(openingOf(await read(replaced.id))).toEqual({
+      ...openingOf(givenBefore),
+      time_zone: 'Europe/Lisbon',
+      hours: { tue: ['10:00-12:00'] },
+    });
+  });
+});
+
 describe('failures, retries and cancels', () => {
   it.each([
     [

@@ -11,6 +11,7 @@ import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { createWorkspace } from './factories/workspaces.ts';
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from './fakes/smtp.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
+import { waitForLockWaiters } from './helpers/lock-waiters.ts';
 
 const MAIL_FROM = 'Location Finder <invites@example.test>';
 const DAY_MS = 24 * 3600 * 1000;
@@ -73,19 +74,6 @@ const seen = new Set<ReceivedMail>();
 
 const invitesFor = (email: string) =>
   ctx.deps.db.select().from(invitesTable).where(sql`lower(${invitesTable.email}) = lower(${email})`);
-
-/** Waits until `n` sessions of this database are blocked on a lock. */
-async function waitForLockWaiters(n: number, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await ctx.deps.db.execute<{ waiting: number }>(
-      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (row!.waiting >= n) return;
-    if (Date.now() > deadline) throw new Error(`only ${row!.waiting} of ${n} sessions waiting on a lock`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function counts() {
   const [users] = await ctx.deps.db.select({ n: count() }).from(usersTable);
@@ -304,7 +292,7 @@ describe('GET and POST /api/register/{token}', () => {
       requests = [1, 2, 3].map(() =>
         ctx.app.inject({ method: 'POST', url: apiPath, payload: registerBody() }),
       );
-      await waitForLockWaiters(3);
+      await waitForLockWaiters(ctx.deps.db, 3);
     });
     const results = await Promise.all(requests);
     expect(results.map((res) => res.statusCode).sort()).toEqual([201, 404, 404]);

@@ -1,13 +1,14 @@
 // Opening hours through the locations API: the fields as written and read back, the time zone
 // derived from coordinates (and marked for review), and every bad input with its dotted path,
 // nothing written.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSpecialHours } from '../src/lib/hours/hours.rules.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
+import { waitForLockWaiters } from './helpers/lock-waiters.ts';
 
 let ctx: TestContext;
 let token: string;
@@ -205,5 +206,66 @@ describe('opening hours of a location', () => {
     expect(read.json().hours).toEqual({ mon: ['09:00-18:00'] });
     const foreign = await update(location.id, { hours: {} }, strangerToken);
     expect(foreign.statusCode).toBe(404);
+  });
+
+  it('answers every zone name in its IANA spelling, links too, whatever the case it was sent in', async () => {
+    const sent = [
+      'us/eastern',
+      'asia/calcutta',
+      'ASIA/KOLKATA',
+      'europe/kiev',
+      'europe/kyiv',
+      'etc/utc',
+      'gb',
+    ];
+    const answered = [];
+    for (const time_zone of sent) {
+      const res = await create({ time_zone });
+      expect(res.statusCode, res.body).toBe(201);
+      answered.push(res.json().time_zone);
+    }
+    expect(answered).toEqual([
+      'US/Eastern',
+      'Asia/Calcutta',
+      'Asia/Kolkata',
+      'Europe/Kiev',
+      'Europe/Kyiv',
+      'Etc/UTC',
+      'GB',
+    ]);
+  });
+
+  it('judges concurrent updates one after the other: hours and a cleared time zone cannot both land', async () => {
+    // A location with a given zone and no coordinates: clearing the zone leaves none to derive.
+    const location = (await create({ time_zone: 'Europe/Berlin' })).json();
+    // The test holds the row's lock while both updates start, so that both have begun (and, were
+    // they to read the row outside their transactions, read it) before either can write.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = ctx.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from locations where id = ${location.id} for update`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const answers = Promise.all([
+      update(location.id, { hours: { mon: ['09:00-18:00'] } }),
+      update(location.id, { time_zone: null }),
+    ]);
+    await waitForLockWaiters(ctx.deps.db, 2);
+    release();
+    await holder;
+    const statuses = (await answers).map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([200, 422]);
+    const refused = (await answers).find((res) => res.statusCode === 422)!;
+    expect(refused.json().errors.time_zone?.[0]).toMatch(/required when hours/);
+    const [row] = await ctx.deps.db.select().from(locationsTable).where(eq(locationsTable.id, location.id));
+    // Whichever came first, the other was judged against it.
+    expect([
+      { timeZone: 'Europe/Berlin', hours: { mon: ['09:00-18:00'] } },
+      { timeZone: null, hours: null },
+    ]).toContainEqual({ timeZone: row!.timeZone, hours: row!.hours });
   });
 });

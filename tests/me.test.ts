@@ -5,6 +5,7 @@ import { sessionsTable } from '../src/modules/auth/sessions/sessions.table.ts';
 import { usersTable } from '../src/modules/users/users.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
+import { waitForLockWaiters } from './helpers/lock-waiters.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -33,17 +34,6 @@ const login = (email: string, password: string) =>
 async function userRow(id: number) {
   const [row] = await ctx.deps.db.select().from(usersTable).where(eq(usersTable.id, id));
   return row!;
-}
-
-/** Resolves once some query of this database waits on a lock (within 5 s). */
-async function waitForLockWait() {
-  for (let i = 0; i < 100; i++) {
-    const waiting = await ctx.deps.database.sql`
-      select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    if (waiting.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('no query waited on a lock');
 }
 
 async function signedIn() {
@@ -129,7 +119,7 @@ describe('PUT /api/me', () => {
     await ctx.deps.db.transaction(async (tx) => {
       await tx.insert(usersTable).values({ name: 'Racer', email, passwordHash: 'x' });
       pending = putMe(token, { email: email.toUpperCase(), current_password: DEFAULT_PASSWORD });
-      await waitForLockWait();
+      await waitForLockWaiters(ctx.deps.db, 1, 5_000);
     });
     const res = await pending!;
     expect(res.statusCode).toBe(422);

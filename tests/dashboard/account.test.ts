@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/lib/totp.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardPage, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import {
   expectAccessible,
@@ -35,7 +36,6 @@ afterAll(async () => {
 
 /** A browser test runs many steps; several files at once on a small machine stretch them. */
 const BROWSER_TEST_TIMEOUT = 60_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 const RECOVERY_CODE = /^[a-z0-9]{5}-[a-z0-9]{5}$/;
 
 /** The account screen, on a session of its own (tokenFor's: another device to the service). */

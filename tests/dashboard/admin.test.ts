@@ -6,12 +6,13 @@
 // non-admin's visit answered with the service's refusal. axe scans each state; no page logs an
 // error, breaks its CSP or reaches off this machine.
 import { eq } from 'drizzle-orm';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UserRow, usersTable } from '../../src/modules/users/users.table.ts';
 import { workspacesTable } from '../../src/modules/workspaces/workspaces.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { firstWorkspaceId } from '../factories/workspaces.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean, expectFieldError, signIn } from './helpers/page-steps.ts';
 
@@ -32,7 +33,6 @@ afterAll(async () => {
 });
 
 const BROWSER_TEST_TIMEOUT = 120_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 
 const userRow = async (id: number) =>
   (await stage.ctx.deps.db.select().from(usersTable).where(eq(usersTable.id, id)))[0]!;

@@ -7,7 +7,7 @@
 // another user's import as not found, a long draft drawing only the rows in view, at a phone's
 // width and from another origin. axe scans each state; no page logs an error, breaks its CSP or
 // reaches off this machine.
-import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ANSWER_FIELDS, MAX_DRAFTED_LOCATIONS } from '../../src/dashboard/ai-import/answer-fields.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
@@ -17,6 +17,7 @@ import { wireLocation } from '../factories/ai-answers.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { firstWorkspaceId } from '../factories/workspaces.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../fakes/openai.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean, expectFieldError, signIn } from './helpers/page-steps.ts';
 
@@ -31,7 +32,6 @@ let workspaceId: number;
 const BROWSER_TEST_TIMEOUT = 120_000;
 /** pg-boss picks the job up within its polling interval; a busy machine stretches it. */
 const DRAFTED_WITHIN = 45_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 
 beforeAll(async () => {
   fake = await startFakeOpenAi();

@@ -9,11 +9,12 @@
 // machine); everything else is the service. axe scans each state; no page logs an error,
 // breaks its CSP or reaches off this machine.
 import { eq } from 'drizzle-orm';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { usersTable } from '../../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type FakePaddle, startFakePaddle } from '../fakes/paddle.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean, signIn } from './helpers/page-steps.ts';
 
@@ -33,7 +34,6 @@ afterAll(async () => {
 afterEach(() => paddle.clearFailures());
 
 const BROWSER_TEST_TIMEOUT = 90_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 
 /** Where the fake Paddle sends the browser: its checkout link, its portal, its invoice PDFs. */
 const PROVIDER_PAGES = [

@@ -10,6 +10,7 @@ import { ensureWidgetBuilt } from '../../scripts/build-widget.ts';
 import { analyticsEventsTable } from '../../src/modules/analytics/analytics.table.ts';
 import { findersTable } from '../../src/modules/finders/finders.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean, waitForNotFound } from './helpers/page-steps.ts';
 
@@ -132,9 +133,7 @@ describe('the finder preview', () => {
   }, 120_000);
 
   it('fits a phone (390 px)', async () => {
-    const opened = await stage.openSignedIn(token, `/app/finders/${finder.id}?tab=design`, {
-      viewport: { width: 390, height: 844 },
-    });
+    const opened = await stage.openSignedIn(token, `/app/finders/${finder.id}?tab=design`, PHONE);
     const { page } = opened;
     await previewShows(page, 'Gamma Grind');
     await page.locator(FRAME).scrollIntoViewIfNeeded();

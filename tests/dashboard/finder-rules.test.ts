@@ -8,12 +8,13 @@
 // user's finder not found; the builder from another origin at 390 px. axe scans each state;
 // no page logs an error, breaks its CSP or reaches off this machine.
 import { and, eq } from 'drizzle-orm';
-import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINDER_LIMITS } from '../../src/modules/finders/finders.schemas.ts';
 import { finderIntegrationsTable } from '../../src/modules/finders/finders.table.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import {
   expectAccessible,
@@ -30,7 +31,6 @@ let workspaceId: number;
 let setId: number;
 
 const BROWSER_TEST_TIMEOUT = 120_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 
 async function api<T>(
   method: 'GET' | 'POST' | 'PUT',

@@ -4,12 +4,13 @@
 // it); all removed after a confirmation; a category or location deleted meanwhile refused in a
 // sentence; a finder without a map says so; another user's finder not found; the tab from another
 // origin at 390 px; 10,000 own locations paged, with no search to add more. axe scans each state; no page logs an error, breaks its CSP or reaches off this machine.
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finderLocationsTable } from '../../src/modules/finders/finders.table.ts';
 import { locationsTable } from '../../src/modules/locations/locations.table.ts';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import {
   expectAccessible,
@@ -27,7 +28,6 @@ const sets: Record<string, number> = {};
 const locations: Record<string, number> = {};
 
 const BROWSER_TEST_TIMEOUT = 120_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 
 const api = <T>(method: ApiMethod, url: string, body?: unknown, as = token) =>
   stage.api<T>(as, method, url, body);

@@ -5,9 +5,10 @@
 // taken off again; deleted after a confirmation. Then the tab at a phone's 390 px. axe scans
 // each state, the open suggestions included; no page logs an error, breaks its CSP or reaches
 // off this machine.
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { addSpecialDay, intervalGroup } from './helpers/hours-steps.ts';
 import {
@@ -25,11 +26,6 @@ let setId: number;
 const locations: Record<string, number> = {};
 
 const BROWSER_TEST_TIMEOUT = 120_000;
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-};
 
 const api = <T>(method: ApiMethod, url: string, body?: unknown) => stage.api<T>(token, method, url, body);
 

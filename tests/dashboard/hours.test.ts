@@ -9,6 +9,7 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import {
   addSpecialDay,
@@ -31,11 +32,6 @@ let token: string;
 let workspaceId: number;
 
 const BROWSER_TEST_TIMEOUT = 120_000;
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-};
 
 const api = <T>(method: ApiMethod, url: string, body?: unknown) => stage.api<T>(token, method, url, body);
 

@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible } from './helpers/page-steps.ts';
 
@@ -147,11 +148,7 @@ it('tags rows selected by hand, and deletes every location a search selects', as
 }, 90_000);
 
 it('fits a phone: at 390 px the page does not scroll sideways', async () => {
-  const opened = await stage.openSignedIn(token, `/app/locations?workspace=${workspaceId}`, {
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
+  const opened = await stage.openSignedIn(token, `/app/locations?workspace=${workspaceId}`, PHONE);
   const { page } = opened;
   await page.getByText(/^[\d,]+ locations$/).waitFor();
   expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);

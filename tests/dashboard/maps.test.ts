@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWidgetBuilt } from '../../scripts/build-widget.ts';
 import { findersTable } from '../../src/modules/finders/finders.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean, expectFieldError } from './helpers/page-steps.ts';
 
@@ -120,9 +121,7 @@ describe('the location editor map', () => {
       lat: 52.52,
       lng: 13.405,
     });
-    const opened = await stage.openSignedIn(token, `/app/locations/${location.id}`, {
-      viewport: { width: 390, height: 844 },
-    });
+    const opened = await stage.openSignedIn(token, `/app/locations/${location.id}`, PHONE);
     const { page } = opened;
     await page.getByRole('heading', { name: 'Typed Tea' }).waitFor();
     const map = await mapDrawn(page, /Map: click to place the pin/);

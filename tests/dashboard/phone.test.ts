@@ -1,7 +1,7 @@
 // Every screen of the dashboard at a phone's width (390 px, touch), loaded with real data: the
 // page never scrolls sideways, axe finds nothing, and nothing logs an error, breaks the CSP or
 // reaches off this machine. Each screen's own test covers its flows; this one covers the width.
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCOUNT_TABS } from '../../src/dashboard/account/settings/tabs.ts';
 import { ADMIN_TABS } from '../../src/dashboard/admin/tabs.ts';
@@ -9,14 +9,9 @@ import { FINDER_TABS } from '../../src/dashboard/finders/tabs.ts';
 import { ORGANIZE_TABS } from '../../src/dashboard/organize/tabs.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type FakePaddle, startFakePaddle } from '../fakes/paddle.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean } from './helpers/page-steps.ts';
-
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-};
 
 let paddle: FakePaddle;
 let stage: DashboardStage;

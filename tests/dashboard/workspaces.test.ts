@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { addMember, createWorkspace, firstWorkspaceId } from '../factories/workspaces.ts';
+import { PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardPage, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
 import { expectAccessible, expectClean, expectFieldError, signIn } from './helpers/page-steps.ts';
 
@@ -28,7 +29,6 @@ afterAll(async () => {
 
 /** A browser test runs many steps; several files at once on a small machine stretch them. */
 const BROWSER_TEST_TIMEOUT = 60_000;
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
 
 /** Signs the user in and opens the workspaces screen from the header. */
 async function openWorkspaces(user: UserRow, options: BrowserContextOptions = {}): Promise<DashboardPage> {

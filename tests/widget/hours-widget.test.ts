@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, createFinderPayload } from '../fakes/widget-payload.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { scanWidgets } from './helpers/axe.ts';
-import { screenshot } from './helpers/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './helpers/browser.ts';
 import { type Stage, startStage, widgetsReady } from './helpers/stage.ts';
 import { hostilePage } from './helpers/static-servers.ts';
 
@@ -21,13 +21,8 @@ const MINUTE = 60_000;
 // A visitor in New York with a 12-hour clock, one in Berlin with a 24-hour clock.
 const NEW_YORK = { timezoneId: 'America/New_York', locale: 'en-US' };
 const BERLIN = { timezoneId: 'Europe/Berlin', locale: 'en-GB' };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  ...NEW_YORK,
-};
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 }, ...NEW_YORK };
+const PHONE_IN_NEW_YORK: BrowserContextOptions = { ...PHONE, ...NEW_YORK };
+const DESKTOP_IN_NEW_YORK: BrowserContextOptions = { ...DESKTOP, ...NEW_YORK };
 
 // The next Wednesday in Berlin after today: the service publishes special days from today on,
 // and the page's clock is put on that day.
@@ -192,7 +187,7 @@ const WEDNESDAY_MORNING_IN_NEW_YORK = {
 
 describe('on a phone (390x844, touch) in New York', () => {
   it('says each location’s status in its own time, and the week in the details', async () => {
-    const page = await openAt('/hours-phone', berlin('10:00'), PHONE);
+    const page = await openAt('/hours-phone', berlin('10:00'), PHONE_IN_NEW_YORK);
     expect(await rowLines(page)).toEqual(WEDNESDAY_MORNING_IN_NEW_YORK);
     // The line is part of the row's name, whole even where the row cuts it short.
     expect(await row(page, 'Berlin Mitte').ariaSnapshot()).toBe(
@@ -244,7 +239,7 @@ describe('on a phone (390x844, touch) in New York', () => {
   }, 90_000);
 
   it('states unknown days and a temporary closure, and shows no hours where there are none', async () => {
-    const page = await openAt('/hours-phone-unknown', berlin('10:00'), PHONE);
+    const page = await openAt('/hours-phone-unknown', berlin('10:00'), PHONE_IN_NEW_YORK);
     await row(page, 'Potsdam Brandenburger Straße').tap();
     await page.getByRole('article', { name: 'Potsdam Brandenburger Straße' }).waitFor();
     expect((await week(page))?.rows.at(-1)).toEqual(['Sunday', 'Not known', null]);
@@ -269,7 +264,7 @@ describe('on a phone (390x844, touch) in New York', () => {
   }, 60_000);
 
   it('filters to the locations open now, with the counts', async () => {
-    const page = await openAt('/hours-phone-filter', berlin('10:00'), PHONE);
+    const page = await openAt('/hours-phone-filter', berlin('10:00'), PHONE_IN_NEW_YORK);
     expect(await statusText(page)).toBe('15 locations');
     await page.getByRole('button', { name: 'Filters', exact: true }).tap();
     await openNow(page).tap();
@@ -303,7 +298,7 @@ describe('on a phone (390x844, touch) in New York', () => {
 
 describe('on a desktop (1280x800)', () => {
   it('follows the clock: minutes counted down, then closed, and the open-now filter’s results', async () => {
-    const page = await openAt('/hours-desktop-clock', berlin('18:30'), DESKTOP);
+    const page = await openAt('/hours-desktop-clock', berlin('18:30'), DESKTOP_IN_NEW_YORK);
     // Counting the setTimeout calls, to see the minute's timer stop with the widget.
     await page.evaluate(`(() => {
       const set = window.setTimeout;
@@ -356,10 +351,7 @@ describe('on a desktop (1280x800)', () => {
   }, 90_000);
 
   it('in the visitor’s own zone and clock, says no "local time" but of other zones', async () => {
-    const page = await openAt('/hours-desktop-berlin', berlin('10:00'), {
-      viewport: { width: 1280, height: 800 },
-      ...BERLIN,
-    });
+    const page = await openAt('/hours-desktop-berlin', berlin('10:00'), { ...DESKTOP, ...BERLIN });
     const lines = await rowLines(page);
     expect(lines['Berlin Mitte']).toBe('Open now · closes 19:00');
     expect(lines['Berlin Alexanderplatz']).toBe('Closed · opens 11:00');

@@ -10,16 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { scanWidgets } from './helpers/axe.ts';
-import { screenshot } from './helpers/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './helpers/browser.ts';
 import { type Stage, startStage, widgetsReady } from './helpers/stage.ts';
 import { hostilePage } from './helpers/static-servers.ts';
-
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-};
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
 let stage: Stage;
 const finder = createFinderPayload({ name: 'Our stores' });

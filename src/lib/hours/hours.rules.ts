@@ -144,31 +144,3 @@ export function storedSpecialHours(entries: readonly SpecialHours[]): StoredSpec
     }))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
-
-/**
- * Names readTimeZone knew, as it keeps them. Asking the runtime costs a formatter (over 100 µs),
- * which an import of many rows pays once per name; bounded, as any spelling may be asked.
- */
-const knownTimeZones = new Map<string, string>();
-const MAX_KNOWN_TIME_ZONES = 2_000;
-
-/**
- * The spelling a known IANA time zone name is kept in, or undefined when the runtime does not
- * know the name. The runtime's own database decides (Intl), as it is the one the widget reads
- * zones with. Case is corrected (`europe/berlin` is kept as `Europe/Berlin`); a link such as
- * `Asia/Kolkata` is kept as given, as some runtimes would answer the older `Asia/Calcutta`.
- */
-export function readTimeZone(name: string): string | undefined {
-  const known = knownTimeZones.get(name);
-  if (known !== undefined) return known;
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return undefined;
-  let resolved: string;
-  try {
-    resolved = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-  const kept = resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
-  if (knownTimeZones.size < MAX_KNOWN_TIME_ZONES) knownTimeZones.set(name, kept);
-  return kept;
-}

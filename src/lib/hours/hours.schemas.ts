@@ -9,13 +9,8 @@ import {
   type Weekday,
   type WeeklyHours,
 } from './hours.model.ts';
-import {
-  checkSpecialHours,
-  checkWeeklyHours,
-  type HoursProblem,
-  readTimeZone,
-  storedSpecialHours,
-} from './hours.rules.ts';
+import { checkSpecialHours, checkWeeklyHours, type HoursProblem, storedSpecialHours } from './hours.rules.ts';
+import { readTimeZone } from './hours.zone-name.ts';
 
 const report = (problems: HoursProblem[], ctx: z.RefinementCtx) => {
   for (const problem of problems)

@@ -4,7 +4,8 @@
 // statements), how its custom fields meet the workspace's definitions, and which geocoder answers
 // are kept.
 
-import { readTimeZone, storedSpecialHours } from '../../lib/hours/hours.rules.ts';
+import { storedSpecialHours } from '../../lib/hours/hours.rules.ts';
+import { readTimeZone } from '../../lib/hours/hours.zone-name.ts';
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
 import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
@@ -27,9 +28,10 @@ export const ACCEPTED_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RAN
 /**
  * The staging layout of an AI item: the location columns a drafted payload has. external_id and
  * description are absent, so a matched location keeps them (applyStaged writes present columns).
- * The opening fields are written as a CSV row with time_zone, hours_* and special_hours columns
- * writes them: a null time zone is derived from the coordinates (the geocoded ones too), null
- * hours and special hours clear a matched location's.
+ * The opening fields are said only when an item gives them: a matched location keeps its time
+ * zone, hours, special hours and closure unless the item gives them, and its zone follows the
+ * item's coordinates by the API's rule (a derived zone is derived again, a given one kept); a
+ * new location without a time zone gets one derived from the coordinates (the geocoded ones too).
  */
 const AI_ITEM_INDEX: Layout['index'] = {
   title: 0,
@@ -49,7 +51,12 @@ export const AI_ITEM_LAYOUT: Layout = {
   index: AI_ITEM_INDEX,
   custom: [],
   width: 12,
-  opening: { ...openingLayoutOf(AI_ITEM_INDEX), timeZone: true, hours: true, specialHours: true },
+  opening: {
+    ...openingLayoutOf(AI_ITEM_INDEX),
+    timeZone: 'unless null',
+    hours: 'unless null',
+    specialHours: 'unless null',
+  },
 };
 
 export const GEOCODE_WARNINGS = {

@@ -15,7 +15,6 @@ import {
   checkSpecialHours,
   checkWeeklyHours,
   type HoursProblem,
-  readTimeZone,
   storedSpecialHours,
 } from '../../lib/hours/hours.rules.ts';
 import {
@@ -24,6 +23,7 @@ import {
   timeZoneSchema,
   weeklyHoursSchema,
 } from '../../lib/hours/hours.schemas.ts';
+import { readTimeZone } from '../../lib/hours/hours.zone-name.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from '../locations/locations.rules.ts';
 import type {
   AiImportConfidence,

@@ -5,7 +5,14 @@
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { toCamelCase } from 'drizzle-orm/casing';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type Database, type Executor, idArray, idsFromText, rawRows } from '../../db/client.ts';
+import {
+  type Database,
+  type Executor,
+  idArray,
+  idsFromText,
+  rawRows,
+  type Transaction,
+} from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type IdRange, type Page, type StreamedList, streamList } from '../../lib/pagination.ts';
@@ -243,6 +250,20 @@ export function createLocationsRepository(db: Database) {
         .select()
         .from(l)
         .where(and(eq(l.id, id), accessibleWorkspace(l.workspaceId, actor)));
+      return row;
+    },
+
+    /**
+     * The row, when the actor may reach it, locked until the transaction ends: a write that
+     * judges its values against the row (the opening's rules between fields) reads what no other
+     * write can change before it commits.
+     */
+    async lockAccessible(actor: Actor, id: number, tx: Transaction): Promise<LocationRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(l)
+        .where(and(eq(l.id, id), accessibleWorkspace(l.workspaceId, actor)))
+        .for('update', { of: l });
       return row;
     },
 

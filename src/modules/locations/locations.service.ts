@@ -178,17 +178,21 @@ export function createLocationsService({
     },
 
     async update(actor: Actor, id: number, body: UpdateLocationBody): Promise<LocationPayload> {
-      const location = await findAccessible(actor, id);
-      const updated = await db.transaction(async (tx) => {
+      const { workspaceId, updated } = await db.transaction(async (tx) => {
+        // The body is judged against the row as it is locked, not as read before: two updates
+        // that each pass against the same old row (one giving hours, one clearing the time
+        // zone) could otherwise store together what neither may alone.
+        const location = await locations.lockAccessible(actor, id, tx);
+        if (!location) throw createLocationNotFoundError();
         const errors: FieldErrors = {};
         const columns = columnsOf(body, location, errors);
         // Touch updated_at even when only relations change.
         await locations.update(id, { ...columns, updatedAt: new Date() }, tx);
         await writeRelations(tx, location, body, errors, false);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
-        return payload(id, tx);
+        return { workspaceId: location.workspaceId, updated: await payload(id, tx) };
       });
-      await changes.workspaceChanged(location.workspaceId);
+      await changes.workspaceChanged(workspaceId);
       return updated;
     },
 

@@ -21,6 +21,19 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * The phone every browser test opens pages on: 390x844 CSS pixels (a current iPhone's size),
+ * a touch screen, and the page's meta viewport honoured as a phone's browser does.
+ */
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
+
+/** The desktop window of the tests that compare a phone with a desktop. */
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
 export function launchChromium(): Promise<Browser> {
   // launch() starts each browser on a new temporary profile (user-data dir) and removes it on close.
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });

@@ -47,11 +47,19 @@ export interface ParsedOpening {
   zones?: string[];
 }
 
+/**
+ * Whether the rows say a field: false, never (the column is not in the file); true, always (a
+ * CSV column: an empty cell says there is none, so the zone is derived and the hours cleared);
+ * 'unless null', when a row holds a value (an AI item: null says nothing, and the location it
+ * updates keeps its own).
+ */
+export type Said = boolean | 'unless null';
+
 /** Which of the fields that decide the opening a file holds (its header). */
 export interface OpeningLayout {
-  timeZone: boolean;
-  hours: boolean;
-  specialHours: boolean;
+  timeZone: Said;
+  hours: Said;
+  specialHours: Said;
   temporarilyClosed: boolean;
   reopensOn: boolean;
   lat: boolean;
@@ -287,9 +295,12 @@ const GIVEN_SPECIAL_HOURS: SpecialHours[] = Object.freeze([]) as unknown as Spec
  */
 export function settleOpening(row: SettleRow, layout: OpeningLayout): SettledOpening {
   const input: OpeningInput = {};
-  if (layout.timeZone) input.time_zone = row.time_zone;
-  if (layout.hours) input.hours = row.has_hours ? GIVEN_WEEK : null;
-  if (layout.specialHours) input.special_hours = row.has_special_hours ? GIVEN_SPECIAL_HOURS : null;
+  const says = (said: Said, given: boolean) => said === true || (said === 'unless null' && given);
+  if (says(layout.timeZone, row.time_zone !== null)) input.time_zone = row.time_zone;
+  if (says(layout.hours, row.has_hours)) input.hours = row.has_hours ? GIVEN_WEEK : null;
+  if (says(layout.specialHours, row.has_special_hours)) {
+    input.special_hours = row.has_special_hours ? GIVEN_SPECIAL_HOURS : null;
+  }
   if (layout.temporarilyClosed) input.temporarily_closed = row.temporarily_closed ?? false;
   if (layout.reopensOn) input.reopens_on = row.reopens_on;
   if (layout.lat) input.lat = row.lat;

@@ -268,16 +268,23 @@ function openingWrites(layout: Layout, settled: boolean): Written[] {
       written.push(same(column, sql.raw(`o.${column}`)));
   }
   // json has no equality: the texts are compared (the service writes each week one way).
-  for (const [column, present] of [
+  for (const [column, said] of [
     ['hours', layout.opening.hours],
     ['special_hours', layout.opening.specialHours],
   ] as const) {
-    if (present) {
+    if (said === true) {
       written.push({
         column,
         value: sql.raw(`s.${column}::json`),
         old: sql.raw(`l.${column}::text`),
         new: sql.raw(`s.${column}`),
+      });
+    } else if (said === 'unless null') {
+      written.push({
+        column,
+        value: sql.raw(`coalesce(s.${column}::json, l.${column})`),
+        old: sql.raw(`l.${column}::text`),
+        new: sql.raw(`coalesce(s.${column}, l.${column}::text)`),
       });
     }
   }

@@ -9,7 +9,7 @@ import countriesAndTimezones from 'countries-and-timezones';
 import { find } from 'geo-tz/all';
 import countries from 'i18n-iso-countries';
 import { isCountryCode } from '../../../lib/countries.ts';
-import { readTimeZone } from '../../../lib/hours/hours.rules.ts';
+import { readTimeZone } from '../../../lib/hours/hours.zone-name.ts';
 
 export interface DerivedTimeZone {
   timeZone: string;
