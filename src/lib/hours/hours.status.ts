@@ -176,7 +176,7 @@ function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index:
 function daysHolding(table: DayTable, instant: number): [first: number, last: number] {
   const { today, clock } = table;
   return [
-    Math.max(FIRST_DAY, Math.floor((instant + clock.min - today) / DAY) - 2),
+    Math.max(FIRST_DAY, Math.floor((instant + clock.min - today) / DAY) - 1),
     Math.min(LAST_OPENING_DAY, Math.floor((instant + clock.max - today) / DAY)),
   ];
 }
