@@ -3,7 +3,9 @@
 // OpenAI server: the answers form (its limits shown, bad answers refused beside their fields),
 // drafting followed live from the process's event stream (and by polling every 2 s when the
 // stream cannot be had), the review (an edit refused beside its field, then saved; approve,
-// reject, approve all valid), the import writing the locations, discard after a confirmation,
+// reject, approve all valid), an item's drafted opening hours edited with the location editor's
+// controls (each error beside its control, the item's own, the page's check and the service's
+// 422), the import writing the locations, discard after a confirmation,
 // another user's import as not found, a long draft drawing only the rows in view, at a phone's
 // width and from another origin. axe scans each state; no page logs an error, breaks its CSP or
 // reaches off this machine.
@@ -17,8 +19,9 @@ import { wireLocation } from '../factories/ai-answers.ts';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { firstWorkspaceId } from '../factories/workspaces.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../fakes/openai.ts';
-import { PHONE } from '../widget/helpers/browser.ts';
+import { DESKTOP, PHONE } from '../widget/helpers/browser.ts';
 import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { intervalGroup, setDayState, setInterval, shownWeek } from './helpers/hours-steps.ts';
 import { expectAccessible, expectClean, expectFieldError, signIn } from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
@@ -101,7 +104,12 @@ const answers = {
   source_notes: 'Corner Books: Karl-Marx-Allee 100 Berlin; 10 Downing Street London; ...',
 };
 
-const api = (method: 'GET' | 'POST' | 'DELETE', url: string, token = ownerToken, payload?: object) =>
+const api = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  token = ownerToken,
+  payload?: object,
+) =>
   stage.ctx.app.inject({
     method,
     url: `/api${url}`,
@@ -418,6 +426,176 @@ it(
       .toBe(true);
     expect(await itemRow(page, 'Shop 1').first().textContent()).toContain('Potsdam');
     await expectAccessible(page, 'ai-import-review-long-editing');
+    expectClean(opened);
+    await opened.close();
+  },
+  BROWSER_TEST_TIMEOUT,
+);
+
+const WEEKDAYS_OPEN = ['09:00-18:00'];
+const HOURS_DRAFT = [
+  wireLocation({
+    name: 'Corner Books Paris',
+    address: '1 Rue de Rivoli',
+    city: 'Paris',
+    zip: '75001',
+    country: 'France',
+    phone: '+33 1 23 45 67 89',
+    lat: 48.8566,
+    lng: 2.3522,
+    time_zone: 'Europe/Paris',
+    hours: {
+      mon: WEEKDAYS_OPEN,
+      tue: WEEKDAYS_OPEN,
+      wed: WEEKDAYS_OPEN,
+      thu: WEEKDAYS_OPEN,
+      fri: WEEKDAYS_OPEN,
+      sat: ['10:00-14:00'],
+      sun: [],
+    },
+    special_hours: [{ date: '2026-12-24', end_date: null, hours: ['09:00-13:00'], label: 'Christmas Eve' }],
+  }),
+  // The model's hours overlap: the item's own validation error, at hours.mon.1.
+  wireLocation({
+    name: 'Corner Books Lyon',
+    address: '2 Place Bellecour',
+    city: 'Lyon',
+    zip: '69002',
+    country: 'France',
+    phone: '+33 4 12 34 56 78',
+    lat: 45.7578,
+    lng: 4.832,
+    time_zone: 'Europe/Paris',
+    hours: { mon: ['09:00-13:00', '12:00-18:00'] },
+  }),
+];
+
+it(
+  'edits an item’s drafted opening hours, each error beside its control, at a phone’s and a desktop’s width',
+  async () => {
+    fake.setBehaviour({ kind: 'locations', locations: HOURS_DRAFT });
+    const batchId = await startBatch();
+    await expect.poll(async () => (await batchOf(batchId)).items.length, { timeout: DRAFTED_WITHIN }).toBe(2);
+    const drafted = (await batchOf(batchId)).items;
+    expect(drafted[1].validation_errors).toEqual([
+      { field: 'hours.mon.1', message: expect.stringMatching(/may not overlap/) },
+    ]);
+
+    // The item's own error, beside the interval it names, at a phone's width.
+    const phone = await stage.openSignedIn(ownerToken, `/app/ai-imports/${batchId}`, PHONE);
+    await itemRow(phone.page, 'Corner Books Lyon').waitFor({ timeout: DRAFTED_WITHIN });
+    await reviewButton(itemRow(phone.page, 'Corner Books Lyon'), 'Edit').click();
+    const lyon = phone.page.getByRole('form', { name: 'Edit Corner Books Lyon' });
+    await expectFieldError(
+      phone.page,
+      intervalGroup(lyon, 'Monday', 2).getByLabel('Opens'),
+      /may not overlap/,
+    );
+    expect(
+      await intervalGroup(lyon, 'Monday', 1).getByLabel('Opens').getAttribute('aria-invalid'),
+    ).toBeNull();
+    await expectAccessible(phone.page, 'ai-import-hours-item-error-phone');
+    expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expectClean(phone);
+    await phone.close();
+
+    const opened = await stage.openSignedIn(ownerToken, `/app/ai-imports/${batchId}`, DESKTOP);
+    const { page } = opened;
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') patches.push(request.url());
+    });
+    await itemRow(page, 'Corner Books Paris').waitFor({ timeout: DRAFTED_WITHIN });
+    expect(await reviewButton(itemRow(page, 'Corner Books Lyon'), 'Approve').isDisabled()).toBe(true);
+
+    // The drafted hours, as the location editor shows a location's.
+    await reviewButton(itemRow(page, 'Corner Books Paris'), 'Edit').click();
+    const editor = page.getByRole('form', { name: 'Edit Corner Books Paris' });
+    await editor.getByRole('heading', { name: 'Opening hours', level: 3 }).waitFor();
+    expect(await editor.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('Europe/Paris');
+    expect(await shownWeek(editor)).toEqual({
+      Monday: 'Open 09:00-18:00',
+      Tuesday: 'Open 09:00-18:00',
+      Wednesday: 'Open 09:00-18:00',
+      Thursday: 'Open 09:00-18:00',
+      Friday: 'Open 09:00-18:00',
+      Saturday: 'Open 10:00-14:00',
+      Sunday: 'Closed',
+    });
+    const eve = editor.getByRole('group', { name: 'Special day 1', exact: true });
+    expect(await eve.getByLabel('Date').inputValue()).toBe('2026-12-24');
+    expect(await eve.getByLabel('Label (optional)').inputValue()).toBe('Christmas Eve');
+    expect(await intervalGroup(eve, 'Special day 1', 1).getByLabel('Closes').inputValue()).toBe('13:00');
+    await expectAccessible(page, 'ai-import-hours-editor');
+
+    // A day changed: an overlapping interval is caught before sending, beside that interval.
+    await setInterval(editor, 'Monday', 1, '10:00', '19:00');
+    await editor.getByRole('button', { name: 'Add hours to Monday' }).click();
+    await setInterval(editor, 'Monday', 2, '18:00', '20:00');
+    await setDayState(page, editor, 'Saturday', 'Closed');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    const second = intervalGroup(editor, 'Monday', 2);
+    await expectFieldError(page, second.getByLabel('Opens'), /may not overlap/);
+    await expectFieldError(page, second.getByLabel('Closes'), /may not overlap/);
+    expect(
+      await intervalGroup(editor, 'Monday', 1).getByLabel('Opens').getAttribute('aria-invalid'),
+    ).toBeNull();
+    expect(patches).toEqual([]);
+    await expectAccessible(page, 'ai-import-hours-overlap');
+    await second.getByLabel('Opens').fill('19:30');
+    await expect.poll(() => second.getByLabel('Opens').getAttribute('aria-invalid')).toBeNull();
+
+    // The service's 422 paths (payload.hours.mon.1, payload.special_hours.0.date) reach the same
+    // controls: the body is altered on its way, so the service, not the page, refuses it.
+    await page.route(/\/api\/ai-location-imports\/\d+\/items\/\d+$/, async (route) => {
+      const body = JSON.parse(route.request().postData() ?? '{}');
+      body.payload.hours.mon = ['10:00-19:00', '18:00-20:00'];
+      body.payload.special_hours[0].date = '2026-02-30';
+      await route.continue({ postData: JSON.stringify(body) });
+    });
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expectFieldError(page, second.getByLabel('Opens'), /may not overlap/);
+    await expectFieldError(page, eve.getByLabel('Date'), /date must be a date written YYYY-MM-DD/);
+    expect(patches).toHaveLength(1);
+    await expectAccessible(page, 'ai-import-hours-service-errors');
+    await page.unrouteAll();
+    expect((await batchOf(batchId)).items[0].user_payload).toBeNull();
+
+    // Saved: the item holds what the form showed.
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await editor.waitFor({ state: 'detached' });
+    const paris = (await batchOf(batchId)).items[0];
+    expect(paris.user_payload).toMatchObject({
+      time_zone: 'Europe/Paris',
+      hours: {
+        mon: ['10:00-19:00', '19:30-20:00'],
+        tue: WEEKDAYS_OPEN,
+        wed: WEEKDAYS_OPEN,
+        thu: WEEKDAYS_OPEN,
+        fri: WEEKDAYS_OPEN,
+        sat: [],
+        sun: [],
+      },
+      special_hours: [{ date: '2026-12-24', end_date: null, hours: ['09:00-13:00'], label: 'Christmas Eve' }],
+    });
+    expect(paris.validation_errors).toEqual([]);
+    await reviewButton(itemRow(page, 'Corner Books Paris'), 'Edit').click();
+    expect((await shownWeek(editor)).Monday).toBe('Open 10:00-19:00 19:30-20:00');
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await editor.waitFor({ state: 'detached' });
+
+    // The item's own error goes once its interval is fixed and saved; the item can be approved.
+    await reviewButton(itemRow(page, 'Corner Books Lyon'), 'Edit').click();
+    const lyonEditor = page.getByRole('form', { name: 'Edit Corner Books Lyon' });
+    const overlapping = intervalGroup(lyonEditor, 'Monday', 2);
+    await expectFieldError(page, overlapping.getByLabel('Opens'), /may not overlap/);
+    await overlapping.getByLabel('Opens').fill('13:00');
+    await lyonEditor.getByRole('button', { name: 'Save' }).click();
+    await lyonEditor.waitFor({ state: 'detached' });
+    const fixed = (await batchOf(batchId)).items[1];
+    expect(fixed.user_payload.hours).toEqual({ mon: ['09:00-13:00', '13:00-18:00'] });
+    expect(fixed.validation_errors).toEqual([]);
+    expect(await reviewButton(itemRow(page, 'Corner Books Lyon'), 'Approve').isDisabled()).toBe(false);
     expectClean(opened);
     await opened.close();
   },

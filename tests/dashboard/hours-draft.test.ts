@@ -1,7 +1,8 @@
 // The dashboard's drafts of opening hours (src/dashboard/hours/hours-draft.ts): what the API
 // stores reads back as the same draft and is written back unchanged; a closing time of 00:00 is
 // the end of the day; copies are independent; the problems found before sending sit at the
-// paths the service's 422 would name.
+// paths the service's 422 would name. The same for the three opening keys a location and an AI
+// import item share (opening-draft.ts).
 import { describe, expect, it } from 'vitest';
 import {
   closingDay,
@@ -18,6 +19,7 @@ import {
   weekProblems,
   withStatus,
 } from '../../src/dashboard/hours/hours-draft.ts';
+import { openingDraft, openingHoursBody, openingProblems } from '../../src/dashboard/hours/opening-draft.ts';
 
 const BLANK = { time: 'Enter both times.', date: 'Enter a date.' };
 
@@ -106,6 +108,26 @@ describe('drafts of opening hours', () => {
       'days.2.date': [expect.stringMatching(/overlap special hours entry 1/)],
       'days.3.end_date': [expect.stringMatching(/before the date/)],
       'days.4.date': ['Enter a date.'],
+    });
+  });
+
+  it('writes the time zone, week and special days back as read, nothing known as null, problems at the body’s paths', () => {
+    const body = {
+      time_zone: 'Europe/Paris',
+      hours: { mon: ['09:00-13:00', '12:00-18:00'], sun: [] },
+      special_hours: [{ date: '2027-12-24', end_date: null, hours: ['09:00-13:00'], label: 'Eve' }],
+    };
+    const draft = openingDraft(body.time_zone, body.hours, body.special_hours);
+    expect(openingHoursBody(draft)).toEqual(body);
+    expect(openingHoursBody(openingDraft(null, null, null))).toEqual({
+      time_zone: null,
+      hours: null,
+      special_hours: null,
+    });
+    draft.special.push(newSpecialDay());
+    expect(openingProblems(draft, BLANK)).toEqual({
+      'hours.mon.1': [expect.stringMatching(/may not overlap/)],
+      'special_hours.1.date': ['Enter a date.'],
     });
   });
 });

@@ -17,6 +17,7 @@ import {
   intervalGroup,
   setDayState,
   setInterval,
+  shownWeek,
   stateSelect,
 } from './helpers/hours-steps.ts';
 import {
@@ -80,24 +81,6 @@ function countPuts(page: Page) {
     if (request.method() === 'PUT' && /\/api\/locations\/\d+$/.test(request.url())) puts.push(request.url());
   });
   return puts;
-}
-
-/** What the week editor shows: each day's state, and an open day's intervals as typed. */
-async function shownWeek(page: Page) {
-  const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-  const week: Record<string, string> = {};
-  for (const day of days) {
-    const state = ((await stateSelect(page, day).textContent()) ?? '').replace('▾', '').trim();
-    const intervals: string[] = [];
-    for (let n = 1; (await intervalGroup(page, day, n).count()) > 0; n++) {
-      const group = intervalGroup(page, day, n);
-      intervals.push(
-        `${await group.getByLabel('Opens').inputValue()}-${await group.getByLabel('Closes').inputValue()}`,
-      );
-    }
-    week[day] = [state, ...intervals].join(' ');
-  }
-  return week;
 }
 
 describe('opening hours in the location editor', () => {

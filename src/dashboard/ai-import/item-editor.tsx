@@ -1,8 +1,10 @@
 // One item's payload edited in place: a field per key of the location payload (the tags as a
-// comma-separated list, the custom fields as a JSON object). The PATCH sends every field, so
-// what the form shows is what the item holds; a cleared field clears it, and a custom field
-// taken out of the object is sent as null, which removes it. 422s go beside their fields, and
-// so do the item's own validation errors (a missing name), which block its approval.
+// comma-separated list, the custom fields as a JSON object, the opening hours with the location
+// editor's controls). The PATCH sends every field, so what the form shows is what the item
+// holds; a cleared field clears it, hours not known are sent as null, and a custom field taken
+// out of the object is sent as null, which removes it. 422s go beside their fields, and so do
+// the item's own validation errors (a missing name, overlapping hours), which block its
+// approval; the hours are checked by the service's own rules before sending.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
@@ -14,8 +16,17 @@ import { TextField } from 'react-aria-components/TextField';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError, type FieldErrors } from '../api/errors.ts';
 import type { components } from '../api/schema.gen.ts';
+import { blankMessages } from '../hours/blank-messages.ts';
+import {
+  type OpeningDraft,
+  openingDraft,
+  openingHoursBody,
+  openingProblems,
+} from '../hours/opening-draft.ts';
+import { OpeningHoursSection } from '../hours/opening-hours-section.tsx';
 import type { MessageKey } from '../i18n/en.ts';
 import { t } from '../i18n/i18n.ts';
+import { errorsUnder, useErrorsAt } from '../ui/errors-at.ts';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
 import { batchKey, effectivePayload, type Item } from './use-ai-imports.ts';
 
@@ -24,9 +35,17 @@ type PayloadEdit = NonNullable<components['schemas']['UpdateAiImportItemInput'][
 const TEXT_FIELDS = ['name', 'address', 'city', 'state', 'zip', 'country', 'phone', 'website'] as const;
 const COORDINATES = ['lat', 'lng'] as const;
 
-/** The editor's field of an error path: `payload.tags.3` and `custom_fields.email` are the list's and the object's. */
+/** The payload's keys whose controls place their errors path by path (`hours.mon.0`, `special_hours.1.date`). */
+const OPENING_KEYS = new Set(['time_zone', 'hours', 'special_hours']);
+
+/**
+ * The editor's field of an error path: `payload.tags.3` and `custom_fields.email` are the list's
+ * and the object's; an hours path is kept whole, for the control it names.
+ */
 function fieldOf(path: string): string {
-  return `payload.${path.replace(/^payload\./, '').split('.')[0]}`;
+  const inPayload = path.replace(/^payload\./, '');
+  const key = inPayload.split('.')[0] ?? inPayload;
+  return `payload.${OPENING_KEYS.has(key) ? inPayload : key}`;
 }
 
 function byField(entries: [string, string[]][]): FieldErrors {
@@ -58,6 +77,14 @@ export function ItemEditor({ batchId, item, name, onDone }: Props) {
   const queryClient = useQueryClient();
   const payload = effectivePayload(item);
   const [checked, setChecked] = useState<ApiError | null>(null);
+  const [opening, setOpening] = useState<OpeningDraft>(() =>
+    openingDraft(payload.time_zone, payload.hours, payload.special_hours),
+  );
+  // Whether both coordinates are filled in, for what the time zone field says.
+  const [position, setPosition] = useState(() => ({
+    lat: payload.lat !== null,
+    lng: payload.lng !== null,
+  }));
   const save = useMutation({
     mutationFn: async (edit: PayloadEdit) =>
       unwrap(
@@ -86,6 +113,7 @@ export function ItemEditor({ batchId, item, name, onDone }: Props) {
         : null),
     [checked, save.error, item.validation_errors],
   );
+  const hoursErrors = errorsUnder(useErrorsAt(error), 'payload');
 
   const submit = (values: FormData) => {
     const text = (key: string) => {
@@ -111,6 +139,9 @@ export function ItemEditor({ batchId, item, name, onDone }: Props) {
         problems['payload.custom_fields'] = [t('ai_import.edit.not_json')];
       }
     }
+    for (const [path, messages] of Object.entries(openingProblems(opening, blankMessages()))) {
+      problems[`payload.${path}`] = messages;
+    }
     const edit: PayloadEdit = {
       ...Object.fromEntries(TEXT_FIELDS.map((key) => [key, text(key)])),
       lat: coordinate('lat'),
@@ -124,6 +155,7 @@ export function ItemEditor({ batchId, item, name, onDone }: Props) {
         ...Object.fromEntries(Object.keys(payload.custom_fields).map((key) => [key, null])),
         ...customFields,
       },
+      ...openingHoursBody(opening),
     };
     if (Object.keys(problems).length > 0) {
       setChecked(new ApiError(422, 'validation_failed', '', problems));
@@ -153,6 +185,7 @@ export function ItemEditor({ batchId, item, name, onDone }: Props) {
             name={`payload.${key}`}
             label={t(`ai_import.field.${key}` as MessageKey)}
             defaultValue={payload[key] === null ? '' : String(payload[key])}
+            onChange={(value) => setPosition((previous) => ({ ...previous, [key]: value.trim() !== '' }))}
             inputMode="decimal"
           />
         ))}
@@ -169,6 +202,15 @@ export function ItemEditor({ batchId, item, name, onDone }: Props) {
           <FieldError className="field-error" />
         </TextField>
       </div>
+      <OpeningHoursSection
+        values={opening}
+        onChange={setOpening}
+        hasPosition={position.lat && position.lng}
+        derivedZone={null}
+        willDeriveHint={t('ai_import.field.time_zone_on_import')}
+        errors={hoursErrors}
+        level={3}
+      />
       <div className="actions tight">
         <SubmitButton pending={save.isPending}>{t('app.save')}</SubmitButton>
         <Button className="button" onPress={onDone}>

@@ -741,6 +741,7 @@ export const en = {
   'ai_import.field.tags_hint': 'Separated by commas.',
   'ai_import.field.custom_fields': 'Custom fields',
   'ai_import.field.custom_fields_hint': 'A JSON object, such as {"seats": 40}.',
+  'ai_import.field.time_zone_on_import': 'Derived from the coordinates on import.',
   'ai_import.edit.not_a_number': 'This must be a number.',
   'ai_import.edit.not_json': 'This is not valid JSON.',
   'ai_import.edit.not_an_object': 'This must be a JSON object: {"name": value, ...}.',

@@ -11,6 +11,7 @@ import { FieldError } from 'react-aria-components/FieldError';
 import { Label } from 'react-aria-components/Label';
 import { api, unwrap } from '../api/client.ts';
 import { refusedBeforeSending } from '../api/errors.ts';
+import { blankMessages } from '../hours/blank-messages.ts';
 import { type SpecialDayDraft, specialBody, specialDrafts, specialProblems } from '../hours/hours-draft.ts';
 import { SpecialDaysEditor } from '../hours/special-days-editor.tsx';
 import { formatNumber, t } from '../i18n/i18n.ts';
@@ -73,10 +74,7 @@ function CalendarForm({ workspaceId, calendar }: { workspaceId: number; calendar
 
   const save = useMutation({
     mutationFn: async () => {
-      const problems = specialProblems(values.days, 'days', {
-        time: t('hours.blank_time'),
-        date: t('hours.blank_date'),
-      });
+      const problems = specialProblems(values.days, 'days', blankMessages());
       if (Object.keys(problems).length > 0) throw refusedBeforeSending(problems);
       return unwrap(
         await api.PUT('/api/holiday-calendars/{id}', {

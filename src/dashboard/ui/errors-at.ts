@@ -28,3 +28,12 @@ export function useErrorsAt(error: unknown): ErrorsAt {
     },
   };
 }
+
+/**
+ * The same errors for controls that name their paths from a part of the body: an AI import
+ * item's hours say `hours.mon.0`, its 422 `payload.hours.mon.0`.
+ */
+export const errorsUnder = (errors: ErrorsAt, prefix: string): ErrorsAt => ({
+  at: (path) => errors.at(`${prefix}.${path}`),
+  edited: (path) => errors.edited(`${prefix}.${path}`),
+});

@@ -1,6 +1,6 @@
 // Steps on the opening hours editors (src/dashboard/hours), as a person takes them: a day's
 // state picked from its select, an interval's two times typed into its time inputs, a special
-// day filled in; and an open select's options scanned by axe.
+// day filled in; what the week shows; and an open select's options scanned by axe.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshot } from '../../widget/helpers/browser.ts';
@@ -25,6 +25,24 @@ export async function setDayState(page: Page, scope: Page | Locator, label: stri
 /** An interval's group: "Monday, hours 2". */
 export const intervalGroup = (scope: Page | Locator, name: string, number: number) =>
   scope.getByRole('group', { name: `${name}, hours ${number}` });
+
+/** What the week editor inside `scope` shows: each day's state, and an open day's intervals as typed ("Open 09:00-13:00 14:00-18:00"). */
+export async function shownWeek(scope: Page | Locator) {
+  const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+  const week: Record<string, string> = {};
+  for (const day of days) {
+    const state = ((await stateSelect(scope, day).textContent()) ?? '').replace('▾', '').trim();
+    const intervals: string[] = [];
+    for (let n = 1; (await intervalGroup(scope, day, n).count()) > 0; n++) {
+      const group = intervalGroup(scope, day, n);
+      intervals.push(
+        `${await group.getByLabel('Opens').inputValue()}-${await group.getByLabel('Closes').inputValue()}`,
+      );
+    }
+    week[day] = [state, ...intervals].join(' ');
+  }
+  return week;
+}
 
 export async function setInterval(
   scope: Page | Locator,

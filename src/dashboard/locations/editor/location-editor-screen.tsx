@@ -11,6 +11,9 @@ import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
 import { Label } from 'react-aria-components/Label';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError, refusedBeforeSending } from '../../api/errors.ts';
+import { blankMessages } from '../../hours/blank-messages.ts';
+import { openingProblems } from '../../hours/opening-draft.ts';
+import { OpeningHoursSection } from '../../hours/opening-hours-section.tsx';
 import { t } from '../../i18n/i18n.ts';
 import { PinMap, typedPosition } from '../../map/map.tsx';
 import { ConfirmButton } from '../../ui/confirm-dialog.tsx';
@@ -21,11 +24,11 @@ import { ScreenState } from '../../ui/screen-state.tsx';
 import { useCustomFields, useSets, useTags } from '../../workspaces/use-workspace-content.ts';
 import { chosenWorkspace, useWorkspaces } from '../../workspaces/use-workspaces.ts';
 import type { Location } from '../location-pages.ts';
+import { ClosureFields } from './closure-fields.tsx';
 import { CustomFieldInput } from './custom-field-input.tsx';
 import { ImageField } from './image-field.tsx';
 import { OWN_FIELDS, type OwnValues, ownBody, ownValues } from './location-fields.ts';
-import { type OpeningValues, openingBody, openingProblems, openingValues } from './opening-fields.ts';
-import { OpeningHoursSection } from './opening-hours-section.tsx';
+import { derivedZone, type OpeningValues, openingBody, openingValues } from './opening-fields.ts';
 import { TagPicker } from './tag-picker.tsx';
 
 export function LocationEditorScreen() {
@@ -72,10 +75,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
 
   const save = useMutation({
     mutationFn: async () => {
-      const problems = openingProblems(opening, {
-        time: t('hours.blank_time'),
-        date: t('hours.blank_date'),
-      });
+      const problems = openingProblems(opening, blankMessages());
       if (Object.keys(problems).length > 0) throw refusedBeforeSending(problems);
       const body = {
         ...ownBody(own),
@@ -201,12 +201,14 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
             </fieldset>
           )}
           <OpeningHoursSection
-            location={location}
             values={opening}
             onChange={setOpening}
             hasPosition={own.lat.trim() !== '' && own.lng.trim() !== ''}
+            derivedZone={derivedZone(location)}
             errors={errors}
-          />
+          >
+            <ClosureFields values={opening} onChange={setOpening} errors={errors} />
+          </OpeningHoursSection>
           <SubmitButton pending={save.isPending}>{t('app.save')}</SubmitButton>
           {(save.isSuccess || justCreated) && !save.isPending && !save.isError && (
             <p role="status" className="notice">

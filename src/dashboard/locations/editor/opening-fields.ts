@@ -1,25 +1,16 @@
-// A location's opening hours as its editor holds them (time zone, week, special days,
-// temporary closure) and as the API takes them: nothing known is sent as null, so a location
-// without hours needs no time zone; a reopening date only with the closure.
+// A location's opening hours as its editor holds them (the shared time zone, week and special
+// days, hours/opening-draft.ts, and the location's own temporary closure) and as the API takes
+// them: a reopening date only with the closure.
 import type { components } from '../../api/schema.gen.ts';
 import {
-  type BlankMessages,
-  type SpecialDayDraft,
-  specialBody,
-  specialDrafts,
-  specialProblems,
-  type WeekDraft,
-  weekBody,
-  weekDraft,
-  weekProblems,
-} from '../../hours/hours-draft.ts';
+  type DerivedZone,
+  type OpeningDraft,
+  openingDraft,
+  openingHoursBody,
+} from '../../hours/opening-draft.ts';
 import type { Location } from '../location-pages.ts';
 
-export interface OpeningValues {
-  /** Chosen by hand; null leaves it to the service (derived from the coordinates). */
-  zone: string | null;
-  week: WeekDraft;
-  special: SpecialDayDraft[];
+export interface OpeningValues extends OpeningDraft {
   closed: boolean;
   reopensOn: string;
 }
@@ -32,23 +23,23 @@ type OpeningBody = Required<
 >;
 
 export const openingValues = (location: Location | undefined): OpeningValues => ({
-  zone: location && !location.time_zone_derived ? location.time_zone : null,
-  week: weekDraft(location?.hours),
-  special: specialDrafts(location?.special_hours),
+  ...openingDraft(
+    location && !location.time_zone_derived ? location.time_zone : null,
+    location?.hours,
+    location?.special_hours,
+  ),
   closed: location?.temporarily_closed ?? false,
   reopensOn: location?.reopens_on ?? '',
 });
 
 export const openingBody = (values: OpeningValues): OpeningBody => ({
-  time_zone: values.zone,
-  hours: weekBody(values.week),
-  special_hours: values.special.length > 0 ? specialBody(values.special) : null,
+  ...openingHoursBody(values),
   temporarily_closed: values.closed,
   reopens_on: values.closed && values.reopensOn !== '' ? values.reopensOn : null,
 });
 
-/** What the service would refuse in the hours, at the paths of its 422. */
-export const openingProblems = (values: OpeningValues, blank: BlankMessages) => ({
-  ...weekProblems(values.week, blank),
-  ...specialProblems(values.special, 'special_hours', blank),
-});
+/** The zone the service derived for the location, when it was left to it. */
+export const derivedZone = (location: Location | undefined): DerivedZone | null =>
+  location?.time_zone_derived && location.time_zone
+    ? { zone: location.time_zone, review: location.time_zone_review }
+    : null;

@@ -1,9 +1,9 @@
-// A location's time zone: a searchable list of the browser's IANA zones (React Aria's combo
-// box; "new york" finds America/New_York) with the stored zone added when the browser does not
-// list it (a link such as Asia/Kolkata). Chosen by hand, or left to the service, which derives
-// it from the coordinates and may say why a person should check what it derived: that sentence
-// is shown with the zone, and the derived zone can be kept as chosen, or a chosen one given
-// back to the coordinates (sent as null).
+// The time zone of opening hours (a location's, an AI import item's): a searchable list of the
+// browser's IANA zones (React Aria's combo box; "new york" finds America/New_York) with the
+// stored zone added when the browser does not list it (a link such as Asia/Kolkata). Chosen by
+// hand, or left to the service, which derives it from the coordinates and may say why a person
+// should check what it derived: that sentence is shown with the zone, and the derived zone can
+// be kept as chosen, or a chosen one given back to the coordinates (sent as null).
 import { useId } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { ComboBox } from 'react-aria-components/ComboBox';
@@ -13,9 +13,9 @@ import { Label } from 'react-aria-components/Label';
 import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
 import { Popover } from 'react-aria-components/Popover';
 import { Text } from 'react-aria-components/Text';
-import { t } from '../../i18n/i18n.ts';
-import type { ErrorsAt } from '../../ui/errors-at.ts';
-import type { Location } from '../location-pages.ts';
+import { t } from '../i18n/i18n.ts';
+import type { ErrorsAt } from '../ui/errors-at.ts';
+import type { DerivedZone } from './opening-draft.ts';
 
 let browserZones: string[] | undefined;
 /** The browser's zones, read once (some hundred names). */
@@ -29,19 +29,29 @@ const words = (text: string) => text.toLowerCase().replace(/[_/]+/g, ' ');
 const matches = (zone: string, typed: string) => words(zone).includes(words(typed).trim());
 
 interface TimeZoneFieldProps {
-  location: Location | undefined;
+  /** What the service derived for the stored zone, when it was left to it. */
+  derived: DerivedZone | null;
   /** The zone chosen by hand, or null: the service derives it from the coordinates. */
   zone: string | null;
   onChange: (zone: string | null) => void;
   /** Whether the form has both coordinates, so the service can derive a zone. */
   hasPosition: boolean;
+  /** When a zone left to the service is derived, where the screen's save does not do it (an AI item's: on import). */
+  willDeriveHint?: string;
   errors: ErrorsAt;
 }
 
-export function TimeZoneField({ location, zone, onChange, hasPosition, errors }: TimeZoneFieldProps) {
+export function TimeZoneField({
+  derived: stored,
+  zone,
+  onChange,
+  hasPosition,
+  willDeriveHint = t('hours.time_zone_will_derive'),
+  errors,
+}: TimeZoneFieldProps) {
   const reviewId = useId();
-  const derived = zone === null && location?.time_zone_derived ? location.time_zone : null;
-  const review = derived ? location?.time_zone_review : null;
+  const derived = zone === null && stored ? stored.zone : null;
+  const review = derived ? stored?.review : null;
   const shown = zone ?? derived;
   const items = [...new Set([...(shown ? [shown] : []), ...knownZones()])]
     .sort()
@@ -56,7 +66,7 @@ export function TimeZoneField({ location, zone, onChange, hasPosition, errors }:
     : derived
       ? t('hours.time_zone_derived')
       : hasPosition
-        ? t('hours.time_zone_will_derive')
+        ? willDeriveHint
         : t('hours.time_zone_none');
   return (
     <div className="time-zone">
