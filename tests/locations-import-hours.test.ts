@@ -302,14 +302,22 @@ describe('CSV import of opening hours', () => {
       'external_id,title,address,hours_sat',
       'zoned,Zoned,1 St,10:00-14:00',
       'new,New,2 St,10:00-14:00',
+      // The same values as the row before (judged together): refused, and reported, each.
+      'newer,Newer,3 St,10:00-14:00',
     ]);
-    expect(body).toMatchObject({ created: 0, updated: 1, skipped: 1 });
+    expect(body).toMatchObject({ created: 0, updated: 1, skipped: 2 });
+    const required = {
+      field: 'time_zone',
+      message: expect.stringMatching(/^The time zone field is required/),
+    };
     expect(body.errors).toEqual([
-      { row: 3, field: 'time_zone', message: expect.stringMatching(/^The time zone field is required/) },
+      { row: 3, ...required },
+      { row: 4, ...required },
     ]);
     const rows = await byExternalId(ws);
     expect(rows.get('zoned')).toMatchObject({ timeZone: 'Europe/Paris', hours: { sat: ['10:00-14:00'] } });
     expect(rows.has('new')).toBe(false);
+    expect(rows.has('newer')).toBe(false);
   });
 
   it('lets an earlier row of a repeated key win when the last one is refused', async () => {

@@ -47,18 +47,24 @@ export async function applyStaged(
   if (settles) {
     const settled = new SettledLines();
     const dropped: number[] = [];
-    /** Settles a row: its opening, or its problems (then it is dropped); whether it was accepted. */
-    const settle = (row: SettleRow) => {
+    /**
+     * Settles the rows reading `row`'s values: their opening, or their problems (then they are
+     * dropped); whether it was accepted.
+     */
+    const settle = (row: SettleRow, rows: readonly number[]) => {
       const opening = settleOpening(row, layout.opening, (id) => shared.zonesOf(id));
       if ('errors' in opening) {
-        dropped.push(opening.i);
-        for (const error of opening.errors) refused.push({ i: opening.i, ...error });
+        for (const i of rows) {
+          dropped.push(i);
+          for (const error of opening.errors) refused.push({ i, ...error });
+        }
         return false;
       }
-      settled.add(opening);
+      settled.add(opening, rows);
       return true;
     };
-    for await (const rows of imports.settleRows(tx)) for (const row of rows) settle(row);
+    for await (const groups of imports.settleGroups(tx))
+      for (const group of groups) settle(group, group.rows);
     signal?.throwIfAborted();
     // A refused row of a repeated key leaves the key to its previous row, and so on: the key's
     // earlier rows are settled latest first, in one pass over all such keys, until one is
@@ -74,7 +80,7 @@ export async function applyStaged(
             decided = false;
           }
           if (decided) continue;
-          if (settle(row)) {
+          if (settle(row, [row.i])) {
             moves.push([row.winner, row.i]);
             decided = true;
           }

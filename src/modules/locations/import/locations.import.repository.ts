@@ -206,7 +206,7 @@ const SETTLE_BATCH = 5_000;
  * SettleRow: the staged values, and those of the location it updates. Only whether hours are
  * given is read, not the hours.
  */
-const SETTLE_COLUMNS = sql`s.i, m.existed, s.lat, s.lng, s.country, s.time_zone,
+const SETTLE_VALUES = sql`m.existed, s.lat, s.lng, s.country, s.time_zone,
   s.hours_id is not null as has_hours, s.special_hours_id is not null as has_special_hours,
   s.temporarily_closed, s.reopens_on, s.zones_id,
   l.lat as old_lat, l.lng as old_lng, l.country as old_country, l.time_zone as old_time_zone,
@@ -214,13 +214,29 @@ const SETTLE_COLUMNS = sql`s.i, m.existed, s.lat, s.lng, s.country, s.time_zone,
   l.hours is not null as old_has_hours, l.special_hours is not null as old_has_special_hours,
   l.temporarily_closed as old_temporarily_closed, l.reopens_on as old_reopens_on`;
 const SETTLE_LOCATION = sql`left join locations l on m.existed and l.id = m.location_id`;
+/** The names of SETTLE_VALUES. */
+const SETTLE_NAMES = sql.raw(
+  [
+    'existed, lat, lng, country, time_zone, has_hours, has_special_hours, temporarily_closed, reopens_on, zones_id',
+    'old_lat, old_lng, old_country, old_time_zone, old_time_zone_derived, old_time_zone_review',
+    'old_has_hours, old_has_special_hours, old_temporarily_closed, old_reopens_on',
+  ].join(', '),
+);
 
-/** Each matched row with what decides its opening (SETTLE_COLUMNS), read in batches. */
-function settleRows(tx: Transaction): AsyncIterable<SettleRow[]> {
-  return cursorOn<SettleRow>(
+/**
+ * The matched rows with what decides their opening (SETTLE_VALUES), in batches, as groups of
+ * rows that read exactly the same values: the settle, a function of them alone, judges each
+ * group once (a file's stores share a zone, a country and a week, and a re-import's locations
+ * share what the last one wrote). `i` is the group's first row, `rows` all of them.
+ */
+function settleGroups(tx: Transaction): AsyncIterable<(SettleRow & { rows: number[] })[]> {
+  return cursorOn<SettleRow & { rows: number[] }>(
     sqlClientOf(tx),
-    sql`select ${SETTLE_COLUMNS}
-      from csv_import_targets m join csv_import_rows s on s.i = m.i ${SETTLE_LOCATION}`,
+    sql`select min(x.i) as i, array_agg(x.i) as rows, ${SETTLE_NAMES}
+      from (
+        select s.i, ${SETTLE_VALUES}
+        from csv_import_targets m join csv_import_rows s on s.i = m.i ${SETTLE_LOCATION}) x
+      group by ${SETTLE_NAMES}`,
     SETTLE_BATCH,
   );
 }
@@ -248,7 +264,7 @@ async function* earlierRows(
   try {
     yield* cursorOn<SettleRow & { winner: number }>(
       sqlClientOf(tx),
-      sql`select m.i as winner, ${SETTLE_COLUMNS}
+      sql`select m.i as winner, s.i, ${SETTLE_VALUES}
         from csv_import_refused m
           join csv_import_rows s on ${stagedKey} = m.key and s.i < m.i ${SETTLE_LOCATION}
         order by m.i, s.i desc`,
@@ -488,7 +504,7 @@ export function createLocationImportRepository() {
     createStaging,
     stageShared,
     matchStaged,
-    settleRows,
+    settleGroups,
     earlierRows,
     moveTargets,
     dropStaged,

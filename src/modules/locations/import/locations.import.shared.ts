@@ -69,7 +69,8 @@ export class SettledLines {
   /** COPY lines of `csv_import_opening`: the row (i) and its opening's id. */
   rows = '';
 
-  add(settled: Opening) {
+  /** The opening the rows `rows` leave. */
+  add(settled: Opening, rows: readonly number[]) {
     const line = [
       copyField(settled.timeZone),
       String(settled.timeZoneDerived),
@@ -82,6 +83,6 @@ export class SettledLines {
       this.ids.set(line, id);
       this.openings += `${id},${line}\n`;
     }
-    this.rows += `${settled.i},${id}\n`;
+    for (const i of rows) this.rows += `${i},${id}\n`;
   }
 }
