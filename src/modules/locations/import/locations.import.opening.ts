@@ -4,10 +4,10 @@
 // the schemas of a time zone and a date), so a bad cell is a row error naming its column with
 // the API's message. The rules between fields (a derived time zone, hours needing one, a
 // reopening date needing a closure) depend on the location a row updates, unknown until the
-// staged file is matched: they are settled after the match by the API's openingColumns, row by
-// row in memory, over what the staging and the matched locations hold (settleOpening). The
-// costly part of deriving a zone, finding the zones at a point, runs as the row is read
-// (zonesOfRow), so that the settle only judges them.
+// staged file is matched: they are settled after the match by the API's openingColumns in
+// memory, once for each set of matched rows reading the same values, over what the staging and
+// the matched locations hold (settleOpening). The costly part of deriving a zone, finding the
+// zones at a point, runs as the row is read (zonesOfRow), so that the settle only judges them.
 import type { FieldErrors } from '../../../lib/errors.ts';
 import {
   type SpecialHours,
