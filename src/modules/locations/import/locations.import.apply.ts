@@ -73,7 +73,7 @@ export async function applyStaged(
       const moves: [from: number, to: number][] = [];
       let winner: number | undefined;
       let decided = false;
-      for await (const rows of imports.earlierRows(tx, dropped)) {
+      for await (const rows of imports.earlierRows(tx, [...dropped])) {
         for (const row of rows) {
           if (row.winner !== winner) {
             winner = row.winner;

@@ -15,7 +15,7 @@ export class StagedValues {
   /** Hours numbered by their JSON text: equal hours read apart (the cache was emptied) share a number too. */
   private readonly hoursTexts = new Map<string, number>();
   private hoursCopy = '';
-  private readonly zoneIds = new Map<readonly string[], number>();
+  private readonly zoneIds = new WeakMap<readonly string[], number>();
   private readonly zoneTexts = new Map<string, number>();
   private readonly zoneLists: (readonly string[])[] = [];
 
