@@ -3,7 +3,10 @@
 // opening hours and special hours), imports it (all creates), imports it again
 // (all updates), and prints rows per second beside PostgreSQL COPY of the same file into a
 // bare table on the same server, plus the peak memory (RSS) of this process, which runs the
-// API. The upload is streamed from disk, so the client side adds next to nothing.
+// API. The upload is streamed from disk, so the client side adds next to nothing. Each import
+// also prints the CPU time it took: this process's, and that of the database's server processes
+// (read from /proc, so only for a server on this machine), which a busy machine disturbs far
+// less than the wall-clock time.
 //
 // Then a fresh workspace, once the table's statistics are
 // up to date without it (ANALYZE, as autovacuum does after the imports above), gets the file
@@ -12,7 +15,7 @@
 //
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
 // embedded PostgreSQL.
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -83,6 +86,28 @@ function multipartStream(file: string, workspaceId: number) {
 
 class Rollback extends Error {}
 
+/**
+ * CPU seconds of the client backends on the bench's database (from /proc; autovacuum left out);
+ * undefined when unreadable.
+ */
+async function serverCpuSeconds(client: postgres.Sql): Promise<number | undefined> {
+  const rows = await client<{ pid: number }[]>`select pid from pg_stat_activity
+    where datname = current_database() and backend_type = 'client backend'`;
+  let ticks = 0;
+  for (const { pid } of rows) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return undefined;
+    }
+    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-'));
   const bench = await openBenchDatabase(work, `lf_bench_${process.pid}`);
@@ -135,8 +160,20 @@ async function main() {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 10);
 
+    const copyRate = rate(ROWS, copyMs);
+    const line = (label: string, ms: number) =>
+      `${label.padEnd(30)} ${String(rate(ROWS, ms)).padStart(8)} rows/s  ${(ms / 1000).toFixed(2)} s  ${(
+        rate(ROWS, ms) / copyRate
+      ).toFixed(2)}x COPY`;
+    console.log(line('COPY into a bare table', copyMs));
+
+    // Each import's line as soon as it ends: a run that fails later (a busy machine's
+    // statement timeout) still shows the imports before.
+    const cpuClient = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const runImport = async (label: string, csv = file, into = workspaceId) => {
       const { body, type } = multipartStream(csv, into);
+      const serverBefore = await serverCpuSeconds(cpuClient);
+      const cpuBefore = process.cpuUsage();
       const began = performance.now();
       const response = await fetch(`${base}/api/locations/import`, {
         method: 'POST',
@@ -146,14 +183,26 @@ async function main() {
       } as RequestInit);
       const result = (await response.json()) as Record<string, unknown>;
       const ms = performance.now() - began;
+      const cpu = process.cpuUsage(cpuBefore);
+      const serverAfter = await serverCpuSeconds(cpuClient);
       if (response.status !== 200)
-        throw new Error(`${label}: HTTP ${response.status} ${JSON.stringify(result)}`);
-      return { ms, result };
+        throw new Error(
+          `${label}: HTTP ${response.status} ${JSON.stringify(result)} after ${(ms / 1000).toFixed(2)} s`,
+        );
+      const server =
+        serverBefore === undefined || serverAfter === undefined
+          ? 'n/a'
+          : `${(serverAfter - serverBefore).toFixed(2)} s`;
+      console.log(
+        `${line(label, ms)}  created=${result.created} updated=${result.updated} skipped=${result.skipped}  ` +
+          `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s + server ${server}`,
+      );
+      return ms;
     };
 
-    const first = await runImport('first import');
-    const second = await runImport('second import');
-    const third = await runImport('third import', changedFile);
+    await runImport('import 1 (creates)');
+    await runImport('import 2 (same file again)');
+    await runImport('import 3 (changed values)', changedFile);
 
     await deps.db.execute(sql`analyze locations`);
     const fresh = await createWorkspacesRepository(deps.db).insertWithMember('Bench fresh', {
@@ -164,34 +213,13 @@ async function main() {
       { workspaceId: fresh.id, name: 'seats', label: 'Seats', type: 'number' },
       { workspaceId: fresh.id, name: 'kind', label: 'Kind', type: 'select', options: ['shop', 'depot'] },
     ]);
-    const freshFirst = await runImport('fresh workspace, first pass', file, fresh.id);
-    const freshSecond = await runImport('fresh workspace, second pass', file, fresh.id);
+    const freshFirst = await runImport('fresh ws: first pass', file, fresh.id);
+    const freshSecond = await runImport('fresh ws: second pass at once', file, fresh.id);
+    console.log(`fresh ws: the second pass took ${(freshSecond / freshFirst).toFixed(2)}x the first`);
     clearInterval(sampler);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    await cpuClient.end();
 
-    const copyRate = rate(ROWS, copyMs);
-    const line = (label: string, ms: number) =>
-      `${label.padEnd(30)} ${String(rate(ROWS, ms)).padStart(8)} rows/s  ${(ms / 1000).toFixed(2)} s  ${(
-        rate(ROWS, ms) / copyRate
-      ).toFixed(2)}x COPY`;
-    console.log(line('COPY into a bare table', copyMs));
-    console.log(
-      `${line('import 1 (creates)', first.ms)}  created=${first.result.created} updated=${first.result.updated} skipped=${first.result.skipped}`,
-    );
-    console.log(
-      `${line('import 2 (same file again)', second.ms)}  created=${second.result.created} updated=${second.result.updated} skipped=${second.result.skipped}`,
-    );
-    console.log(
-      `${line('import 3 (changed values)', third.ms)}  created=${third.result.created} updated=${third.result.updated} skipped=${third.result.skipped}`,
-    );
-    console.log(
-      `${line('fresh ws: first pass', freshFirst.ms)}  created=${freshFirst.result.created} updated=${freshFirst.result.updated} skipped=${freshFirst.result.skipped}`,
-    );
-    console.log(
-      `${line('fresh ws: second pass at once', freshSecond.ms)}  created=${freshSecond.result.created} updated=${freshSecond.result.updated} skipped=${freshSecond.result.skipped}  ${(
-        freshSecond.ms / freshFirst.ms
-      ).toFixed(2)}x the first pass`,
-    );
     console.log(
       `peak RSS of the API process during the imports: ${mb(peakRss)} (max RSS of the whole run: ${mb(process.resourceUsage().maxRSS * 1024)})`,
     );

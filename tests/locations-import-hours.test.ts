@@ -302,14 +302,22 @@ describe('CSV import of opening hours', () => {
       'external_id,title,address,hours_sat',
       'zoned,Zoned,1 St,10:00-14:00',
       'new,New,2 St,10:00-14:00',
+      // The same values as the row before (judged together): refused, and reported, each.
+      'newer,Newer,3 St,10:00-14:00',
     ]);
-    expect(body).toMatchObject({ created: 0, updated: 1, skipped: 1 });
+    expect(body).toMatchObject({ created: 0, updated: 1, skipped: 2 });
+    const required = {
+      field: 'time_zone',
+      message: expect.stringMatching(/^The time zone field is required/),
+    };
     expect(body.errors).toEqual([
-      { row: 3, field: 'time_zone', message: expect.stringMatching(/^The time zone field is required/) },
+      { row: 3, ...required },
+      { row: 4, ...required },
     ]);
     const rows = await byExternalId(ws);
     expect(rows.get('zoned')).toMatchObject({ timeZone: 'Europe/Paris', hours: { sat: ['10:00-14:00'] } });
     expect(rows.has('new')).toBe(false);
+    expect(rows.has('newer')).toBe(false);
   });
 
   it('lets an earlier row of a repeated key win when the last one is refused', async () => {
@@ -326,6 +334,45 @@ describe('CSV import of opening hours', () => {
     const [row] = await rowsOf(ws);
     expect(row).toMatchObject({ title: 'First', hours: { mon: ['09:00-12:00'] } });
   });
+
+  it('settles the rows of a key repeated 2,000 times in one pass, latest first, until one is accepted', async () => {
+    const ws = await newWorkspace();
+    const refusedRow = (key: string, title: string) => `${key},${title},1 St,UTC,10:00-12:00,2027-01-01`;
+    const lines = [
+      'external_id,title,address,time_zone,hours_mon,reopens_on',
+      'same,First,1 St,UTC,09:00-12:00,',
+    ];
+    for (let n = 0; n < 1_999; n++) lines.push(refusedRow('same', `Refused ${n}`));
+    // Another key: its last row is refused, the one before is accepted and wins; the earlier
+    // rows are not judged (they count as updates of the winner, as any repeat does).
+    lines.push(
+      refusedRow('other', 'Other refused early'),
+      'other,Other winner,2 St,UTC,08:00-12:00,',
+      refusedRow('other', 'Other refused last'),
+    );
+    const started = performance.now();
+    const body = await importCsv(ws, lines);
+    // One settle pass per refused row took minutes here; the whole file takes a second or two.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(body).toMatchObject({ created: 2, updated: 1, skipped: 2_000 });
+    const message = 'The reopens on date needs temporarily_closed to be true.';
+    expect(body.errors).toHaveLength(1_000);
+    expect(body.errors[0]).toEqual({ row: 3, field: 'reopens_on', message });
+    expect(body.errors.at(-1)).toEqual({ row: 1_002, field: 'reopens_on', message });
+    expect(body.errors.every((error: { field: string }) => error.field === 'reopens_on')).toBe(true);
+    const rows = await byExternalId(ws);
+    expect(rows.get('same')).toMatchObject({ title: 'First', hours: { mon: ['09:00-12:00'] } });
+    expect(rows.get('other')).toMatchObject({ title: 'Other winner', hours: { mon: ['08:00-12:00'] } });
+
+    // A key whose every row is refused writes nothing, and leaves its location as it was.
+    const again = await importCsv(ws, [
+      lines[0]!,
+      refusedRow('other', 'Refused'),
+      refusedRow('other', 'Refused too'),
+    ]);
+    expect(again).toMatchObject({ created: 0, updated: 0, skipped: 2 });
+    expect((await byExternalId(ws)).get('other')).toMatchObject({ title: 'Other winner' });
+  }, 60_000);
 
   it('leaves locations alone when the same file is imported again', async () => {
     const ws = await newWorkspace();

@@ -13,6 +13,7 @@ import {
   readLayout,
   TagCollector,
 } from '../src/modules/locations/import/locations.import.rows.ts';
+import { StagedValues } from '../src/modules/locations/import/locations.import.shared.ts';
 
 const definition = (name: string, type: string, options: string[] | null = null) =>
   ({
@@ -172,7 +173,7 @@ describe('COPY encoding', () => {
   it('writes one staging line per accepted row', () => {
     const layout = readLayout(['title', 'address', 'tags', 'seats'], [seats]);
     const { row } = parse(layout, ['Shop, Inc', '1 Main St', 'Late', '3']);
-    const line = copyLine(7, row!, new TagCollector());
+    const line = copyLine(7, row!, new StagedValues());
     expect(line.endsWith('\n')).toBe(true);
     expect(line).toMatch(/^7,"Shop, Inc",1 Main St,/);
     expect(line).toContain('"{""late""}"');

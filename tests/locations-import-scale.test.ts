@@ -10,7 +10,8 @@ import {
   copyLine,
   createLocationImportRepository,
 } from '../src/modules/locations/import/locations.import.repository.ts';
-import { parseRow, readLayout, TagCollector } from '../src/modules/locations/import/locations.import.rows.ts';
+import { parseRow, readLayout } from '../src/modules/locations/import/locations.import.rows.ts';
+import { StagedValues } from '../src/modules/locations/import/locations.import.shared.ts';
 import { createLocationsRepository } from '../src/modules/locations/locations.repository.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { processesTable } from '../src/modules/processes/processes.table.ts';
@@ -161,12 +162,12 @@ describe('CSV re-import at once on a fresh workspace', () => {
         .split('\n')
         .map((line) => line.split(','));
       const layout = readLayout(header!, definitions);
-      const tags = new TagCollector();
+      const shared = new StagedValues();
       const copy = await imports.createStaging(tx);
       let lines = '';
       records.forEach((record, index) => {
         const row = parseRow(record, index + 2, layout, []);
-        if (row) lines += copyLine(index + 1, row, tags);
+        if (row) lines += copyLine(index + 1, row, shared);
       });
       await new Promise<void>((resolve, reject) =>
         copy.end(lines, (error?: Error | null) => (error ? reject(error) : resolve())),

@@ -96,6 +96,12 @@ export async function rowsOn<T extends Record<string, unknown>>(client: SqlClien
   })) as unknown as T[];
 }
 
+/** rowsOn in batches of `batch` rows (a cursor), for results too large to hold at once. */
+export function cursorOn<T extends object>(client: SqlClient, query: SQL, batch: number): AsyncIterable<T[]> {
+  const { sql, params } = dialect.sqlToQuery(query);
+  return client.unsafe(sql, params as postgres.ParameterOrJSON<never>[]).cursor(batch) as AsyncIterable<T[]>;
+}
+
 export interface DatabaseOptions {
   max?: number;
   /** PostgreSQL settings for every connection of the pool (e.g. API_SESSION_TIMEOUTS). */

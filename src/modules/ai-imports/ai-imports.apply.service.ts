@@ -19,7 +19,8 @@ import { UpstreamError } from '../../lib/upstream.ts';
 import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
 import { applyStaged } from '../locations/import/locations.import.apply.ts';
 import { copyLine, type LocationImportRepository } from '../locations/import/locations.import.repository.ts';
-import { looseKey, TagCollector } from '../locations/import/locations.import.rows.ts';
+import { looseKey } from '../locations/import/locations.import.rows.ts';
+import { StagedValues } from '../locations/import/locations.import.shared.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import {
@@ -205,9 +206,9 @@ export function createAiImportApplyService({
     const winner = new Map<string, number>();
     for (const [index, planned] of plan.apply.entries()) winner.set(looseKey(planned.row), index);
     const staged = (planned: PlannedItem) => winner.get(looseKey(planned.row))! + 1;
-    const tags = new TagCollector();
+    const shared = new StagedValues();
     let lines = '';
-    for (const index of winner.values()) lines += copyLine(index + 1, plan.apply[index]!.row, tags);
+    for (const index of winner.values()) lines += copyLine(index + 1, plan.apply[index]!.row, shared);
 
     await imports.lockWorkspace(tx, workspaceId);
     const copy = await imports.createStaging(tx);
@@ -216,7 +217,7 @@ export function createAiImportApplyService({
       workspaceId,
       layout: AI_ITEM_LAYOUT,
       mayRepeat: false,
-      tagNames: [...tags.names.values()],
+      shared,
     });
     const refused = new Map<number, AiImportValidationError[]>();
     for (const { i, field, message } of applied.refused) {

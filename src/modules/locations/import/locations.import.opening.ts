@@ -4,10 +4,10 @@
 // the schemas of a time zone and a date), so a bad cell is a row error naming its column with
 // the API's message. The rules between fields (a derived time zone, hours needing one, a
 // reopening date needing a closure) depend on the location a row updates, unknown until the
-// staged file is matched: they are settled after the match by the API's openingColumns, row by
-// row in memory, over what the staging and the matched locations hold (settleOpening). The
-// costly part of deriving a zone, finding the zones at a point, runs as the row is read
-// (zonesOfRow), so that the settle only judges them.
+// staged file is matched: they are settled after the match by the API's openingColumns in
+// memory, once for each set of matched rows reading the same values, over what the staging and
+// the matched locations hold (settleOpening). The costly part of deriving a zone, finding the
+// zones at a point, runs as the row is read (zonesOfRow), so that the settle only judges them.
 import type { FieldErrors } from '../../../lib/errors.ts';
 import {
   type SpecialHours,
@@ -44,7 +44,7 @@ export interface ParsedOpening {
   temporarilyClosed?: boolean;
   reopensOn?: string | null;
   /** The zones at the row's own coordinates (zonesAt), when its time zone may be derived from them. */
-  zones?: string[];
+  zones?: readonly string[];
 }
 
 /**
@@ -234,6 +234,25 @@ export function readOpening(record: string[], index: ColumnIndex, fail: Fail): P
   return opening;
 }
 
+const MAX_CACHED_POINTS = 10_000;
+const zonesByPoint = new Map<string, readonly string[]>();
+
+/**
+ * zonesAt, remembered for points already looked up (files repeat a point: a mall's stores, a
+ * re-import of the same file). Only the very same coordinates share an answer. Bounded: emptied
+ * when full.
+ */
+function zonesAtPoint(lat: number, lng: number): readonly string[] {
+  const key = `${lat},${lng}`;
+  let zones = zonesByPoint.get(key);
+  if (!zones) {
+    zones = Object.freeze(zonesAt(lat, lng));
+    if (zonesByPoint.size >= MAX_CACHED_POINTS) zonesByPoint.clear();
+    zonesByPoint.set(key, zones);
+  }
+  return zones;
+}
+
 /**
  * The zones at a row's own coordinates when its time zone may be derived from them (none is
  * given): found as the row is read, so that the settle after the match only judges them.
@@ -242,13 +261,16 @@ export function zonesOfRow(
   lat: number | string | null | undefined,
   lng: number | string | null | undefined,
   opening: ParsedOpening,
-): string[] | undefined {
+): readonly string[] | undefined {
   if (typeof lat !== 'number' || typeof lng !== 'number' || typeof opening.timeZone === 'string')
     return undefined;
-  return zonesAt(lat, lng);
+  return zonesAtPoint(lat, lng);
 }
 
-/** What the settle reads of one matched row: the staged values and the location it updates (old_*). */
+/**
+ * What the settle reads of one matched row: the staged values and the location it updates
+ * (old_*); `zones_id` numbers the zones at the row's point (StagedValues).
+ */
 export interface SettleRow {
   i: number;
   existed: boolean;
@@ -260,7 +282,7 @@ export interface SettleRow {
   has_special_hours: boolean;
   temporarily_closed: boolean | null;
   reopens_on: string | null;
-  zones: string[] | null;
+  zones_id: number | null;
   old_lat: number | null;
   old_lng: number | null;
   old_country: string | null;
@@ -293,7 +315,11 @@ const GIVEN_SPECIAL_HOURS: SpecialHours[] = Object.freeze([]) as unknown as Spec
  * The opening a matched row leaves, by the API's rules (openingColumns): what the row's file
  * says, over the location it updates (none when it creates one).
  */
-export function settleOpening(row: SettleRow, layout: OpeningLayout): SettledOpening {
+export function settleOpening(
+  row: SettleRow,
+  layout: OpeningLayout,
+  zonesOf: (id: number) => readonly string[],
+): SettledOpening {
   const input: OpeningInput = {};
   const says = (said: Said, given: boolean) => said === true || (said === 'unless null' && given);
   if (says(layout.timeZone, row.time_zone !== null)) input.time_zone = row.time_zone;
@@ -323,7 +349,12 @@ export function settleOpening(row: SettleRow, layout: OpeningLayout): SettledOpe
   // The zones at the row's own point were found as it was read; another point (the location's
   // own, when the file has no coordinates) is looked up now.
   const columns = openingColumns(input, before, errors, (lat, lng, country) =>
-    judgeZones(row.zones && lat === row.lat && lng === row.lng ? row.zones : zonesAt(lat, lng), country),
+    judgeZones(
+      row.zones_id !== null && lat === row.lat && lng === row.lng
+        ? zonesOf(row.zones_id)
+        : zonesAtPoint(lat, lng),
+      country,
+    ),
   );
   const problems = Object.entries(errors).flatMap(([field, messages]) =>
     messages.map((message) => ({ field, message })),

@@ -5,22 +5,22 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, idArray, sqlClientOf, type Transaction } from '../../../db/client.ts';
+import { cursorOn, type Executor, idArray, sqlClientOf, type Transaction } from '../../../db/client.ts';
 import { advisoryXactLock } from '../../../db/locks.ts';
 import { arrayLiteral, copyField } from '../../../lib/pg-copy.ts';
 import { findOrCreateTagsByName } from '../../tags/tags.repository.ts';
 import { matchKeyOf } from '../locations.table.ts';
-import type { SettledOpening, SettleRow } from './locations.import.opening.ts';
+import type { SettleRow } from './locations.import.opening.ts';
 import {
   type Column,
   columns,
   type Layout,
   NO_VALUES,
   type ParsedRow,
-  type TagCollector,
   type TextColumn,
   textColumns,
 } from './locations.import.rows.ts';
+import type { SettledLines, StagedValues } from './locations.import.shared.ts';
 
 /**
  * Staging: valid rows are streamed with COPY into a temporary table as the file is parsed, so
@@ -34,11 +34,11 @@ const STAGING_COLUMNS = [
   'custom_set',
   'custom_removed',
   'time_zone',
-  'hours',
-  'special_hours',
+  'hours_id',
+  'special_hours_id',
   'temporarily_closed',
   'reopens_on',
-  'zones',
+  'zones_id',
 ] as const;
 
 const columnTypes: Record<Column, string> = {
@@ -51,21 +51,11 @@ const columnTypes: Record<Column, string> = {
 };
 
 /**
- * The JSON text of hours, written once for hours that rows share (a file's repeated weeks are
- * one frozen object, locations.import.opening.ts).
+ * The COPY line of one accepted row, in STAGING_COLUMNS order; `i` is its row number. Its tags,
+ * hours and zones go through `shared`, which stages each hours text once (stageShared).
  */
-const jsonTexts = new WeakMap<object, string>();
-function jsonOf(value: object): string {
-  let text = jsonTexts.get(value);
-  if (text === undefined) {
-    text = copyField(JSON.stringify(value));
-    jsonTexts.set(value, text);
-  }
-  return text;
-}
-
-/** The COPY line of one accepted row, in STAGING_COLUMNS order; `i` is its row number. */
-export function copyLine(i: number, row: ParsedRow, tags: TagCollector): string {
+export function copyLine(i: number, row: ParsedRow, shared: StagedValues): string {
+  const { tags } = shared;
   const fields = [String(i)];
   for (const column of columns) fields.push(copyField(row.values[column]));
   fields.push(row.tags === undefined ? '' : copyField(arrayLiteral(tags.slugsOf(row.tags))));
@@ -74,27 +64,15 @@ export function copyLine(i: number, row: ParsedRow, tags: TagCollector): string 
     row.customRemoved.length === 0 ? '{}' : copyField(arrayLiteral(row.customRemoved)),
   );
   const opening = row.opening;
-  // Hours go as the JSON text the location keeps (json keeps text as it is given).
   fields.push(
     copyField(opening.timeZone),
-    opening.hours == null ? '' : jsonOf(opening.hours),
-    opening.specialHours == null ? '' : jsonOf(opening.specialHours),
+    opening.hours == null ? '' : String(shared.hoursId(opening.hours)),
+    opening.specialHours == null ? '' : String(shared.hoursId(opening.specialHours)),
     opening.temporarilyClosed === undefined ? '' : String(opening.temporarilyClosed),
     copyField(opening.reopensOn),
-    opening.zones ? copyField(arrayLiteral(opening.zones)) : '',
+    opening.zones ? String(shared.zonesId(opening.zones)) : '',
   );
   return `${fields.join(',')}\n`;
-}
-
-/** The COPY line of a row's settled opening (csv_import_opening). */
-export function openingLine(settled: Exclude<SettledOpening, { errors: unknown }>): string {
-  return `${[
-    String(settled.i),
-    copyField(settled.timeZone),
-    String(settled.timeZoneDerived),
-    copyField(settled.timeZoneReview),
-    copyField(settled.reopensOn),
-  ].join(',')}\n`;
 }
 
 /** The temporary table and a COPY stream into it, on the transaction's own connection. */
@@ -107,11 +85,11 @@ async function createStaging(tx: Transaction): Promise<Writable> {
       custom_set jsonb not null,
       custom_removed text[] not null,
       time_zone text,
-      hours text,
-      special_hours text,
+      hours_id int,
+      special_hours_id int,
       temporarily_closed boolean,
       reopens_on text,
-      zones text[]
+      zones_id int
     ) on commit drop`),
   );
   return sqlClientOf(tx)
@@ -135,15 +113,19 @@ async function createStaging(tx: Transaction): Promise<Writable> {
  * in the workspace, the planner probes the (workspace_id, id) index, which is better
  * correlated, and filters on the key, again visiting the whole workspace per row.
  */
+const stagedMatchKey = matchKeyOf((column) => sql.raw(`s.${column}`));
+
+/** The key of a staged row `s` in the file: its external_id, else its match key (see matchTargetsQuery). */
+const stagedKey = sql`coalesce('e:' || s.external_id, 'k:' || ${stagedMatchKey})`;
+
 function matchTargetsQuery(workspaceId: number, mayRepeat: boolean): SQL {
-  const matchKey = matchKeyOf((column) => sql.raw(`s.${column}`));
   // A key repeated in the file: the last row wins; the earlier ones count as updates of it.
   const keyed = mayRepeat
     ? sql`select distinct on (coalesce('e:' || external_id, 'k:' || match_key)) * from (
-        select s.i, s.external_id, case when s.external_id is null then ${matchKey} end as match_key
+        select s.i, s.external_id, case when s.external_id is null then ${stagedMatchKey} end as match_key
         from csv_import_rows s) k
         order by coalesce('e:' || external_id, 'k:' || match_key), i desc`
-    : sql`select s.i, s.external_id, case when s.external_id is null then ${matchKey} end as match_key
+    : sql`select s.i, s.external_id, case when s.external_id is null then ${stagedMatchKey} end as match_key
         from csv_import_rows s`;
   return sql`
     with keyed as (${keyed})
@@ -172,6 +154,22 @@ async function withoutNestedLoops<T>(tx: Transaction, work: () => Promise<T>): P
   const result = await work();
   await tx.execute(sql`reset enable_nestloop`);
   return result;
+}
+
+/**
+ * The hours texts the staged rows share (StagedValues), in `csv_import_hours`: after the staged
+ * rows' COPY, before anything reads them. Kept as json, the type of the location's columns
+ * (json keeps the text as given), so a write copies the value without reading it again.
+ */
+async function stageShared(tx: Transaction, shared: StagedValues) {
+  await tx.execute(
+    sql`create temporary table csv_import_hours (id int primary key, json json not null) on commit drop`,
+  );
+  const copy = sqlClientOf(tx)
+    .unsafe('copy csv_import_hours (id, json) from stdin with (format csv)')
+    .writable();
+  await pipeline(Readable.from([shared.hoursLines()]), await copy);
+  await tx.execute(sql`analyze csv_import_hours`);
 }
 
 /** The plan of the matching statement, as applyStaged runs it: for the test that keeps it linear. */
@@ -203,24 +201,90 @@ async function matchStaged(tx: Transaction, workspaceId: number, mayRepeat: bool
 const SETTLE_BATCH = 5_000;
 
 /**
- * Each matched row with what decides its opening (locations.import.opening.ts SettleRow): the
- * staged values, and those of the location it updates. Read in batches; only whether hours are
+ * What the settle reads of a staged row `s` matched by `m` (a target, or a refused winner; both
+ * say whether the location `existed` and its `location_id`), as locations.import.opening.ts
+ * SettleRow: the staged values, and those of the location it updates. Only whether hours are
  * given is read, not the hours.
  */
-function settleRows(tx: Transaction): AsyncIterable<SettleRow[]> {
-  return sqlClientOf(tx)
-    .unsafe<SettleRow[]>(`
-      select t.i, t.existed, s.lat, s.lng, s.country, s.time_zone,
-        s.hours is not null as has_hours, s.special_hours is not null as has_special_hours,
-        s.temporarily_closed, s.reopens_on, s.zones,
-        l.lat as old_lat, l.lng as old_lng, l.country as old_country, l.time_zone as old_time_zone,
-        l.time_zone_derived as old_time_zone_derived, l.time_zone_review as old_time_zone_review,
-        l.hours is not null as old_has_hours, l.special_hours is not null as old_has_special_hours,
-        l.temporarily_closed as old_temporarily_closed, l.reopens_on as old_reopens_on
-      from csv_import_targets t
-        join csv_import_rows s on s.i = t.i
-        left join locations l on t.existed and l.id = t.location_id`)
-    .cursor(SETTLE_BATCH);
+const SETTLE_VALUES = sql`m.existed, s.lat, s.lng, s.country, s.time_zone,
+  s.hours_id is not null as has_hours, s.special_hours_id is not null as has_special_hours,
+  s.temporarily_closed, s.reopens_on, s.zones_id,
+  l.lat as old_lat, l.lng as old_lng, l.country as old_country, l.time_zone as old_time_zone,
+  l.time_zone_derived as old_time_zone_derived, l.time_zone_review as old_time_zone_review,
+  l.hours is not null as old_has_hours, l.special_hours is not null as old_has_special_hours,
+  l.temporarily_closed as old_temporarily_closed, l.reopens_on as old_reopens_on`;
+const SETTLE_LOCATION = sql`left join locations l on m.existed and l.id = m.location_id`;
+/** The names of SETTLE_VALUES. */
+const SETTLE_NAMES = sql.raw(
+  [
+    'existed, lat, lng, country, time_zone, has_hours, has_special_hours, temporarily_closed, reopens_on, zones_id',
+    'old_lat, old_lng, old_country, old_time_zone, old_time_zone_derived, old_time_zone_review',
+    'old_has_hours, old_has_special_hours, old_temporarily_closed, old_reopens_on',
+  ].join(', '),
+);
+
+/**
+ * The matched rows with what decides their opening (SETTLE_VALUES), in batches, as groups of
+ * rows that read exactly the same values: the settle, a function of them alone, judges each
+ * group once (a file's stores share a zone, a country and a week, and a re-import's locations
+ * share what the last one wrote). `i` is the group's first row, `rows` all of them.
+ */
+function settleGroups(tx: Transaction): AsyncIterable<(SettleRow & { rows: number[] })[]> {
+  return cursorOn<SettleRow & { rows: number[] }>(
+    sqlClientOf(tx),
+    sql`select min(x.i) as i, array_agg(x.i) as rows, ${SETTLE_NAMES}
+      from (
+        select s.i, ${SETTLE_VALUES}
+        from csv_import_targets m join csv_import_rows s on s.i = m.i ${SETTLE_LOCATION}) x
+      group by ${SETTLE_NAMES}`,
+    SETTLE_BATCH,
+  );
+}
+
+/**
+ * The earlier rows of the keys whose winning rows (`winners`, matched rows) the settle refused,
+ * in batches: each with the winner it would replace (`winner`) and what the settle reads, the
+ * location being the winner's (a key's rows all match the same). By winner, latest row first,
+ * so the first row of a key the settle accepts is the one the file leaves (the last row wins).
+ * Read before the refused winners leave the targets. Keys are joined by hash: the refused keys
+ * and the staged rows are both bulk sets (see withoutNestedLoops).
+ */
+async function* earlierRows(
+  tx: Transaction,
+  winners: readonly number[],
+): AsyncIterable<(SettleRow & { winner: number })[]> {
+  await tx.execute(sql`drop table if exists csv_import_refused`);
+  await tx.execute(sql`
+    create temporary table csv_import_refused on commit drop as
+    select t.i, t.existed, t.location_id, ${stagedKey} as key
+    from csv_import_targets t join csv_import_rows s on s.i = t.i
+    where t.i = any(${idArray(winners)})`);
+  await tx.execute(sql`analyze csv_import_refused`);
+  await tx.execute(sql`set local enable_nestloop = off`);
+  try {
+    yield* cursorOn<SettleRow & { winner: number }>(
+      sqlClientOf(tx),
+      sql`select m.i as winner, s.i, ${SETTLE_VALUES}
+        from csv_import_refused m
+          join csv_import_rows s on ${stagedKey} = m.key and s.i < m.i ${SETTLE_LOCATION}
+        order by m.i, s.i desc`,
+      SETTLE_BATCH,
+    );
+  } finally {
+    await tx.execute(sql`reset enable_nestloop`);
+  }
+}
+
+/**
+ * Keys whose refused winner an earlier row replaces: the target moves to that row (same
+ * location). `moves` pairs the refused winner with its replacement.
+ */
+async function moveTargets(tx: Transaction, moves: readonly [from: number, to: number][]) {
+  if (moves.length === 0) return;
+  await tx.execute(sql`
+    update csv_import_targets t set i = m.to_i
+    from unnest(${idArray(moves.map(([from]) => from))}, ${idArray(moves.map(([, to]) => to))}) m(from_i, to_i)
+    where t.i = m.from_i`);
 }
 
 /** Rows that cannot be written (found by the settle): out of the staging and the targets. */
@@ -229,23 +293,55 @@ async function dropStaged(tx: Transaction, rows: readonly number[]) {
   await tx.execute(sql`delete from csv_import_targets where i = any(${idArray(rows)})`);
 }
 
-/** The settled opening of every matched row (openingLine), in `csv_import_opening`. */
-async function stageOpening(tx: Transaction, lines: string) {
+/**
+ * The settled opening of every matched row (SettledLines): each distinct opening once in
+ * `csv_import_openings`, each row's in `csv_import_opening`.
+ */
+async function stageOpening(tx: Transaction, settled: SettledLines) {
   await tx.execute(sql`
-    create temporary table csv_import_opening (
-      i int primary key,
+    create temporary table csv_import_openings (
+      id int primary key,
       time_zone text,
       time_zone_derived boolean not null,
       time_zone_review text,
       reopens_on text
     ) on commit drop`);
-  const copy = sqlClientOf(tx)
-    .unsafe(
-      'copy csv_import_opening (i, time_zone, time_zone_derived, time_zone_review, reopens_on) from stdin with (format csv)',
-    )
-    .writable();
-  await pipeline(Readable.from([lines]), await copy);
+  await tx.execute(
+    sql`create temporary table csv_import_opening (i int primary key, opening_id int not null) on commit drop`,
+  );
+  const client = sqlClientOf(tx);
+  await pipeline(
+    Readable.from([settled.openings]),
+    await client
+      .unsafe(
+        'copy csv_import_openings (id, time_zone, time_zone_derived, time_zone_review, reopens_on) from stdin with (format csv)',
+      )
+      .writable(),
+  );
+  await pipeline(
+    Readable.from([settled.rows]),
+    await client.unsafe('copy csv_import_opening (i, opening_id) from stdin with (format csv)').writable(),
+  );
+  await tx.execute(sql`analyze csv_import_openings`);
   await tx.execute(sql`analyze csv_import_opening`);
+}
+
+/** Where the written statements read each hours column's value (csv_import_hours, by the staged row's id). */
+const HOURS_ALIAS = { hours: 'hw', special_hours: 'hs' } as const;
+
+/** The joins that give the written statements the staged rows' hours and settled openings. */
+function valueJoins(layout: Layout, settled: boolean): SQL {
+  return sql.raw(
+    [
+      settled
+        ? 'join csv_import_opening oi on oi.i = t.i join csv_import_openings o on o.id = oi.opening_id'
+        : '',
+      settled || layout.opening.hours ? 'left join csv_import_hours hw on hw.id = s.hours_id' : '',
+      settled || layout.opening.specialHours
+        ? 'left join csv_import_hours hs on hs.id = s.special_hours_id'
+        : '',
+    ].join(' '),
+  );
 }
 
 /** A column the import writes: its value, and how the location's and the file's are compared. */
@@ -275,9 +371,9 @@ function openingWrites(layout: Layout, settled: boolean): Written[] {
     if (said === true) {
       written.push({
         column,
-        value: sql.raw(`s.${column}::json`),
+        value: sql.raw(`${HOURS_ALIAS[column]}.json`),
         old: sql.raw(`l.${column}::text`),
-        new: sql.raw(`s.${column}`),
+        new: sql.raw(`${HOURS_ALIAS[column]}.json::text`),
       });
     } else if (said === 'unless null') {
       written.push({
@@ -311,7 +407,7 @@ async function writeStaged(
   { workspaceId, layout, tagNames, settled, signal }: WriteOptions,
 ) {
   const s = (column: string) => sql.raw(`s.${column}`);
-  const opening = settled ? sql`join csv_import_opening o on o.i = t.i` : sql``;
+  const joins = valueJoins(layout, settled);
 
   // Columns present in the file are written (an empty cell clears the value), except
   // external_id, which an empty cell never clears. Rows already equal to the file are left
@@ -335,7 +431,7 @@ async function writeStaged(
       written.map((write) => sql`${sql.raw(write.column)} = ${write.value}`),
       sql`, `,
     )}, custom_values = ${customValues}, updated_at = now()
-    from csv_import_targets t join csv_import_rows s on s.i = t.i ${opening}
+    from csv_import_targets t join csv_import_rows s on s.i = t.i ${joins}
     where t.existed and l.id = t.location_id
       and ((${sql.join(
         written.map((write) => write.old),
@@ -353,8 +449,8 @@ async function writeStaged(
         ['time_zone_derived', sql`o.time_zone_derived`],
         ['time_zone_review', sql`o.time_zone_review`],
         ['reopens_on', sql`o.reopens_on`],
-        ['hours', sql`s.hours::json`],
-        ['special_hours', sql`s.special_hours::json`],
+        ['hours', sql`hw.json`],
+        ['special_hours', sql`hs.json`],
         ['temporarily_closed', sql`coalesce(s.temporarily_closed, false)`],
       ]
     : [];
@@ -367,7 +463,7 @@ async function writeStaged(
       [...columns.map((column) => s(column)), ...openingInsert.map(([, value]) => value)],
       sql`, `,
     )}, s.custom_set
-    from csv_import_targets t join csv_import_rows s on s.i = t.i ${opening}
+    from csv_import_targets t join csv_import_rows s on s.i = t.i ${joins}
     where not t.existed order by s.i`);
 
   signal?.throwIfAborted();
@@ -413,8 +509,11 @@ export function createLocationImportRepository() {
     lockWorkspace: (tx: Transaction, workspaceId: number) =>
       advisoryXactLock(tx, `csv_import:${workspaceId}`),
     createStaging,
+    stageShared,
     matchStaged,
-    settleRows,
+    settleGroups,
+    earlierRows,
+    moveTargets,
     dropStaged,
     stageOpening,
     writeStaged,

@@ -32,8 +32,8 @@ import {
   parseRow,
   type RowError,
   readLayout,
-  TagCollector,
 } from './locations.import.rows.ts';
+import { StagedValues } from './locations.import.shared.ts';
 
 export interface ImportResult {
   created: number;
@@ -72,7 +72,7 @@ interface StagedFile {
   errors: RowError[];
   /** Whether the file repeats a row key (see looseKey). */
   mayRepeat: boolean;
-  tagNames: string[];
+  shared: StagedValues;
 }
 
 /** Why the connection of an import closed, in its process's words. */
@@ -259,7 +259,7 @@ export function createLocationImportService({
       workspaceId: input.workspaceId,
       layout: staged.layout,
       mayRepeat: staged.mayRepeat,
-      tagNames: staged.tagNames,
+      shared: staged.shared,
       signal,
     });
     signal.throwIfAborted();
@@ -295,7 +295,7 @@ export function createLocationImportService({
   ): Promise<StagedFile> {
     const copy = await imports.createStaging(tx);
     const tally = { rows: 0, skipped: 0, errors: [] as RowError[], mayRepeat: false };
-    const tags = new TagCollector();
+    const shared = new StagedValues();
     const keys = new Set<string>();
     let layout: Layout | undefined;
 
@@ -323,7 +323,7 @@ export function createLocationImportService({
         const key = looseKey(parsed);
         if (keys.has(key)) tally.mayRepeat = true;
         else keys.add(key);
-        chunk += copyLine(tally.rows, parsed, tags);
+        chunk += copyLine(tally.rows, parsed, shared);
         if (chunk.length > 64 * 1024) {
           yield chunk;
           chunk = '';
@@ -348,7 +348,7 @@ export function createLocationImportService({
       throw error;
     }
     if (!layout) throw createFieldError('file', 'The file is empty.');
-    return { ...tally, layout, tagNames: [...tags.names.values()] };
+    return { ...tally, layout, shared };
   }
 
   /** The completed `csv_import` process, written in the import's transaction; its id. */
