@@ -368,19 +368,15 @@ function openingWrites(layout: Layout, settled: boolean): Written[] {
     ['hours', layout.opening.hours],
     ['special_hours', layout.opening.specialHours],
   ] as const) {
-    if (said === true) {
+    const given = `${HOURS_ALIAS[column]}.json`;
+    // 'unless null': a row without hours keeps the location's.
+    const kept = (value: string, old: string) => (said === true ? value : `coalesce(${value}, ${old})`);
+    if (said) {
       written.push({
         column,
-        value: sql.raw(`${HOURS_ALIAS[column]}.json`),
+        value: sql.raw(kept(given, `l.${column}`)),
         old: sql.raw(`l.${column}::text`),
-        new: sql.raw(`${HOURS_ALIAS[column]}.json::text`),
-      });
-    } else if (said === 'unless null') {
-      written.push({
-        column,
-        value: sql.raw(`coalesce(s.${column}::json, l.${column})`),
-        old: sql.raw(`l.${column}::text`),
-        new: sql.raw(`coalesce(s.${column}, l.${column}::text)`),
+        new: sql.raw(kept(`${given}::text`, `l.${column}::text`)),
       });
     }
   }
