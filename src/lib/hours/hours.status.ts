@@ -168,19 +168,6 @@ function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index:
   return instants;
 }
 
-/**
- * The first and last day whose intervals can hold `instant`, known without reading them: an
- * interval opens on its day and closes before the end of the next, and every offset of the zone
- * lies between the clock's min and max. Clamped to the days a status reads.
- */
-function daysHolding(table: DayTable, instant: number): [first: number, last: number] {
-  const { today, clock } = table;
-  return [
-    Math.max(FIRST_DAY, Math.floor((instant + clock.min - today) / DAY) - 1),
-    Math.min(LAST_OPENING_DAY, Math.floor((instant + clock.max - today) / DAY)),
-  ];
-}
-
 /** The first instant of local day `day` after today. */
 function startOfDay(table: DayTable, day: number): number {
   return instantOfWallClock(table.clock, table.today + day * DAY, true);
@@ -211,8 +198,14 @@ function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): n
   for (let held = true; held; ) {
     held = false;
     const at = closing ?? instant;
-    const [first, last] = daysHolding(table, at);
-    for (let day = first; day <= last; day++) {
+    // Only these days can hold `at`: an interval opens on its day and closes before the end of
+    // the next, and every offset of the zone lies between the clock's min and max.
+    const last = Math.min(LAST_OPENING_DAY, Math.floor((at + table.clock.max - table.today) / DAY));
+    for (
+      let day = Math.max(FIRST_DAY, Math.floor((at + table.clock.min - table.today) / DAY) - 1);
+      day <= last;
+      day++
+    ) {
       const instants = days(day) ?? NO_INSTANTS;
       for (let index = 0; index < instants.length; index += 2) {
         const close = instants[index + 1]!;
