@@ -696,6 +696,54 @@ describe('an item matching an existing location', () => {
       hours: { tue: ['10:00-12:00'] },
     });
   });
+  it('keeps the coordinates (and the zone they gave) of a location whose item was not placed', async () => {
+    // A pin set by hand in Athens, at an address the geocoder does not place.
+    const created = await call('POST', '/locations', cast.ownerToken, {
+      workspace_id: cast.workspaceId,
+      title: 'Pinned By Hand',
+      address: '7 Nowhere Lane',
+      city: 'Atlantis',
+      zip: 'A-1',
+      lat: 37.9715,
+      lng: 23.7257,
+      hours: { mon: ['09:00-18:00'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json() as { id: number };
+    const read = async () => (await call('GET', `/locations/${id}`, cast.ownerToken)).json();
+    const before = await read();
+    expect(before).toMatchObject({ time_zone: 'Europe/Athens', time_zone_derived: true });
+
+    fake.setBehaviour({
+      kind: 'locations',
+      locations: [
+        wireLocation({
+          name: 'Pinned By Hand',
+          address: '7 Nowhere Lane',
+          city: 'Atlantis',
+          zip: 'A-1',
+          phone: '+30 21 0000 0000',
+        }),
+      ],
+    });
+    const { process, batch } = await startImport();
+    expect(await waitForStatus(process.id, ['waiting_review', 'failed'])).toBe('waiting_review');
+    const imported = await call('POST', `/ai-location-imports/${batch.id}/import`, cast.ownerToken);
+    expect(imported.statusCode, imported.body).toBe(200);
+    const [item] = (await call('GET', `/ai-location-imports/${batch.id}`, cast.ownerToken)).json().items;
+    expect(item).toMatchObject({ status: 'imported', location_id: id });
+    expect(item.warnings.join(' ')).toMatch(/Geocoding found no match/);
+
+    const after = await read();
+    expect(after).toMatchObject({
+      lat: before.lat,
+      lng: before.lng,
+      time_zone: 'Europe/Athens',
+      time_zone_derived: true,
+      hours: { mon: ['09:00-18:00'] },
+      phone: '+30 21 0000 0000',
+    });
+  });
 });
 
 describe('failures, retries and cancels', () => {

@@ -56,6 +56,10 @@ export const AI_ITEM_LAYOUT: Layout = {
     timeZone: 'unless null',
     hours: 'unless null',
     specialHours: 'unless null',
+    // An item without coordinates was not placed (no geocoder, no match, an approximate one):
+    // the location it updates keeps a pin a person may have set.
+    lat: 'unless null',
+    lng: 'unless null',
   },
 };
 

@@ -62,8 +62,9 @@ export interface OpeningLayout {
   specialHours: Said;
   temporarilyClosed: boolean;
   reopensOn: boolean;
-  lat: boolean;
-  lng: boolean;
+  /** The coordinates, both or neither ('unless null': a row without either keeps the location's). */
+  lat: Said;
+  lng: Said;
   country: boolean;
 }
 
@@ -329,8 +330,9 @@ export function settleOpening(
   }
   if (layout.temporarilyClosed) input.temporarily_closed = row.temporarily_closed ?? false;
   if (layout.reopensOn) input.reopens_on = row.reopens_on;
-  if (layout.lat) input.lat = row.lat;
-  if (layout.lng) input.lng = row.lng;
+  const placed = row.lat !== null || row.lng !== null;
+  if (says(layout.lat, placed)) input.lat = row.lat;
+  if (says(layout.lng, placed)) input.lng = row.lng;
   if (layout.country) input.country = row.country;
   const before: OpeningBefore | undefined = row.existed
     ? {

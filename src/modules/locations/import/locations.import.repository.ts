@@ -404,9 +404,11 @@ async function writeStaged(
 ) {
   const s = (column: string) => sql.raw(`s.${column}`);
   const joins = valueJoins(layout, settled);
+  const keptCoordinates = layout.opening.lat === 'unless null';
 
   // Columns present in the file are written (an empty cell clears the value), except
-  // external_id, which an empty cell never clears. Rows already equal to the file are left
+  // external_id, which an empty cell never clears, and coordinates the layout keeps unless
+  // given (an AI item's). Rows already equal to the file are left
   // alone: rewriting them would only churn indexes and WAL. Rows are found by primary key
   // alone: the targets were matched in this workspace under its lock, and a condition on
   // workspace_id would invite a nested loop walking the whole workspace per row (see
@@ -415,7 +417,12 @@ async function writeStaged(
     ...columns
       .filter((column) => layout.index[column] !== undefined)
       .map((column) => {
-        const value = column === 'external_id' ? sql`coalesce(s.external_id, l.external_id)` : s(column);
+        const value =
+          column === 'external_id'
+            ? sql`coalesce(s.external_id, l.external_id)`
+            : keptCoordinates && (column === 'lat' || column === 'lng')
+              ? sql.raw(`case when s.lat is null and s.lng is null then l.${column} else s.${column} end`)
+              : s(column);
         return { column, value, old: sql.raw(`l.${column}`), new: value };
       }),
     ...openingWrites(layout, settled),
