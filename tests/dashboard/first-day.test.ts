@@ -51,6 +51,15 @@ const expectAccessible = (page: Page, name: string) => expectAccessibleAs(page, 
 it('signs up, imports 1,000 shops, designs and publishes a finder, and embeds it on another site', async () => {
   const opened = await stage.open('/app/sign-up', { permissions: ['clipboard-read', 'clipboard-write'] });
   const { page } = opened;
+  // A new finder's preview draws the widget's default tiles, OpenStreetMap's, until the design
+  // names its own (how soon depends on the machine's speed): the journey allows that host's
+  // tiles, served here by the local tile server; a request to any other host is still a problem.
+  const tile = Buffer.from(
+    await (await fetch(tiles.urlTemplate.replace('{z}/{x}/{y}', '0/0/0'))).arrayBuffer(),
+  );
+  await page.route(/^https:\/\/tile\.openstreetmap\.org\/\d+\/\d+\/\d+\.png$/, (route) =>
+    route.fulfill({ contentType: 'image/png', body: tile }),
+  );
 
   // Sign up: the account and its first workspace.
   await page.getByLabel('Your name').fill('Ada Shopkeeper');
