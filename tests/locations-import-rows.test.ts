@@ -133,6 +133,7 @@ describe('looseKey', () => {
   const row = (values: Record<string, string | null>) => ({
     values,
     tags: undefined,
+    sets: undefined,
     customSet: NO_VALUES,
     customRemoved: [],
     opening: {},
