@@ -68,14 +68,11 @@ async function membershipsOf(workspaceId: number): Promise<Record<string, string
         locations.map((location) => location.id),
       ),
     );
-  const result: Record<string, string[]> = {};
-  for (const location of locations) {
-    result[location.externalId!] = links
-      .filter((link) => link.locationId === location.id)
-      .map((link) => link.name)
-      .sort();
-  }
-  return result;
+  const byId = new Map(locations.map((location) => [location.id, [] as string[]]));
+  for (const link of links) byId.get(link.locationId)!.push(link.name);
+  return Object.fromEntries(
+    locations.map((location) => [location.externalId!, byId.get(location.id)!.sort()]),
+  );
 }
 
 const updatedAtOf = async (workspaceId: number, externalId: string) => {

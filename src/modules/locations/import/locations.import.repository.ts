@@ -547,8 +547,12 @@ async function applySets(tx: Transaction, workspaceId: number) {
         select 1 from location_sets ls where ls.location_id = w.location_id and ls.set_id = w.set_id)
       returning location_id)
     update locations l set updated_at = now()
-    where l.id in (select location_id from removed union select location_id from added)
-      and l.updated_at <> now()`);
+    from (
+      select location_id from removed
+      union
+      select a.location_id from added a join csv_import_targets x on x.location_id = a.location_id and x.existed
+    ) c
+    where l.id = c.location_id and l.updated_at <> now()`);
 }
 
 /**
