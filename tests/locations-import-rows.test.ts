@@ -129,10 +129,30 @@ describe('parseRow', () => {
   });
 });
 
+describe('parseRow: the sets column', () => {
+  const layout = readLayout(['title', 'address', 'sets'], []);
+
+  it('splits on |, trims and drops blanks; without the column there are none to apply', () => {
+    expect(parse(layout, ['Shop', 'A', ' Outlets | |Flagship|']).row?.sets).toEqual(['Outlets', 'Flagship']);
+    expect(parse(layout, ['Shop', 'A', ' ']).row?.sets).toEqual([]);
+    expect(parse(readLayout(['title', 'address'], []), ['Shop', 'A']).row?.sets).toBeUndefined();
+  });
+
+  it('refuses a name the sets API refuses, with its message', () => {
+    const { row, errors } = parse(layout, ['Shop', 'A', `Fine|${'x'.repeat(256)}`]);
+    expect(row).toBeUndefined();
+    expect(errors).toEqual([
+      { row: 2, field: 'sets', message: 'The name may not be greater than 255 characters.' },
+    ]);
+    expect(parse(layout, ['Shop', 'A', ` ${'x'.repeat(255)} `]).errors).toEqual([]);
+  });
+});
+
 describe('looseKey', () => {
   const row = (values: Record<string, string | null>) => ({
     values,
     tags: undefined,
+    sets: undefined,
     customSet: NO_VALUES,
     customRemoved: [],
     opening: {},

@@ -19,4 +19,5 @@ export const CSV_TEMPLATE_COLUMNS = [
   'website',
   'description',
   'tags',
+  'sets',
 ] as const;

@@ -152,6 +152,7 @@ export function locationRowOf(
       lng: payload.lng,
     },
     tags: payload.tags,
+    sets: undefined,
     customSet,
     customRemoved: [],
     opening: {

@@ -1,6 +1,6 @@
 // The CSV import's SQL (docs/api.md, CSV import): a temporary staging table filled by COPY as the
 // file is parsed, then a fixed number of set-based statements that apply the whole file (match,
-// update, insert, tags). No statement runs per row. Everything runs on the caller's transaction, so
+// update, insert, tags, sets). No statement runs per row. Everything runs on the caller's transaction, so
 // a failed import leaves nothing behind.
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -31,6 +31,7 @@ const STAGING_COLUMNS = [
   'i',
   ...columns,
   'tag_slugs',
+  'set_names',
   'custom_set',
   'custom_removed',
   'time_zone',
@@ -59,6 +60,7 @@ export function copyLine(i: number, row: ParsedRow, shared: StagedValues): strin
   const fields = [String(i)];
   for (const column of columns) fields.push(copyField(row.values[column]));
   fields.push(row.tags === undefined ? '' : copyField(arrayLiteral(tags.slugsOf(row.tags))));
+  fields.push(row.sets === undefined ? '' : copyField(arrayLiteral(row.sets)));
   fields.push(
     row.customSet === NO_VALUES ? '{}' : copyField(JSON.stringify(row.customSet)),
     row.customRemoved.length === 0 ? '{}' : copyField(arrayLiteral(row.customRemoved)),
@@ -82,6 +84,7 @@ async function createStaging(tx: Transaction): Promise<Writable> {
       i int primary key,
       ${columns.map((column) => `${column} ${columnTypes[column]}`).join(',\n      ')},
       tag_slugs text[],
+      set_names text[],
       custom_set jsonb not null,
       custom_removed text[] not null,
       time_zone text,
@@ -472,6 +475,8 @@ async function writeStaged(
   signal?.throwIfAborted();
   if (layout.index.tags !== undefined) await applyTags(tx, workspaceId, tagNames);
   signal?.throwIfAborted();
+  if (layout.index.sets !== undefined) await applySets(tx, workspaceId);
+  signal?.throwIfAborted();
 
   const [staged] = await tx.execute<{ rows: number }>(sql`select count(*)::int as rows from csv_import_rows`);
   return { created: inserted.count, updated: (staged?.rows ?? 0) - inserted.count };
@@ -493,6 +498,61 @@ async function applyTags(tx: Transaction, workspaceId: number, tagNames: string[
     join tags t on t.workspace_id = ${workspaceId} and t.slug = u.slug
     where not x.existed or not exists (
       select 1 from location_tags lt where lt.location_id = x.location_id and lt.tag_id = t.id)`);
+}
+
+/**
+ * A set named in the file (docs/api.md, CSV import): its name trimmed (when parsed) and compared
+ * without case, as a tag's slug folds case. Set names need not be unique, so of the workspace's
+ * sets answering to a name the lowest id is meant.
+ */
+const setKey = (name: string) => sql.raw(`lower(${name})`);
+
+/**
+ * The sets column is the truth for the rows of the file that are written: their memberships
+ * become exactly the named sets. Sets named by written rows and missing from the workspace are
+ * created first, each under its first spelling in the file (an existing set keeps its name).
+ * Locations whose memberships changed get a new updated_at, as a PUT of their sets gives them
+ * (new locations have it already; so do the rows the update statement rewrote).
+ */
+async function applySets(tx: Transaction, workspaceId: number) {
+  const named = sql`
+    select x.i, x.location_id, x.existed, u.name, u.o
+    from csv_import_targets x join csv_import_rows s on s.i = x.i
+    cross join unnest(s.set_names) with ordinality as u(name, o)`;
+  await tx.execute(sql`
+    insert into sets (workspace_id, name)
+    select ${workspaceId}, n.name from (
+      select distinct on (${setKey('f.name')}) f.name, f.i, f.o from (${named}) f
+      order by ${setKey('f.name')}, f.i, f.o) n
+    where not exists (
+      select 1 from sets e where e.workspace_id = ${workspaceId} and ${setKey('e.name')} = ${setKey('n.name')})
+    order by n.i, n.o`);
+  // The removal and the insert touch disjoint links, so one statement (one snapshot) holds both.
+  await tx.execute(sql`
+    with known as (
+      select ${setKey('e.name')} as key, min(e.id) as set_id from sets e
+      where e.workspace_id = ${workspaceId} group by 1),
+    wanted as (
+      select distinct f.location_id, f.existed, k.set_id
+      from (${named}) f join known k on k.key = ${setKey('f.name')}),
+    removed as (
+      delete from location_sets ls using csv_import_targets x
+      where x.existed and ls.location_id = x.location_id
+        and not exists (select 1 from wanted w where w.location_id = ls.location_id and w.set_id = ls.set_id)
+      returning ls.location_id),
+    added as (
+      insert into location_sets (set_id, location_id)
+      select w.set_id, w.location_id from wanted w
+      where not w.existed or not exists (
+        select 1 from location_sets ls where ls.location_id = w.location_id and ls.set_id = w.set_id)
+      returning location_id)
+    update locations l set updated_at = now()
+    from (
+      select location_id from removed
+      union
+      select a.location_id from added a join csv_import_targets x on x.location_id = a.location_id and x.existed
+    ) c
+    where l.id = c.location_id and l.updated_at <> now()`);
 }
 
 /**

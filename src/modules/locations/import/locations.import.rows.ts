@@ -4,6 +4,7 @@
 // locations.import.repository.ts stages and applies what they accept.
 import { z } from 'zod';
 import { createFieldError } from '../../../lib/errors.ts';
+import { nameSchema } from '../../../lib/schemas.ts';
 import { slugify } from '../../../lib/slug.ts';
 import type { CustomFieldDefinitionRow } from '../../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../../custom-fields/custom-fields.values.ts';
@@ -46,11 +47,13 @@ export const textColumns = {
 export type TextColumn = keyof typeof textColumns;
 export type Column = TextColumn | 'lat' | 'lng';
 export const columns: Column[] = [...(Object.keys(textColumns) as TextColumn[]), 'lat', 'lng'];
-const knownColumns = new Set<string>([...columns, 'tags', ...OPENING_COLUMNS]);
+/** Columns naming things of the workspace, `|`-separated, created when missing. */
+export type NamedColumn = 'tags' | 'sets';
+const knownColumns = new Set<string>([...columns, 'tags', 'sets', ...OPENING_COLUMNS]);
 
 /** Where each known header sits in a record. */
 export interface Layout {
-  index: Partial<Record<Column | 'tags' | OpeningColumn, number>>;
+  index: Partial<Record<Column | NamedColumn | OpeningColumn, number>>;
   custom: { index: number; definition: CustomFieldDefinitionRow }[];
   width: number;
   /** Which fields deciding the opening columns the file holds. */
@@ -60,6 +63,8 @@ export interface Layout {
 export interface ParsedRow {
   values: Partial<Record<Column, string | number | null>>;
   tags: string[] | undefined;
+  /** The set names of the row (docs/api.md, CSV import), trimmed; undefined without a `sets` column. */
+  sets: string[] | undefined;
   customSet: Record<string, unknown>;
   customRemoved: string[];
   opening: ParsedOpening;
@@ -143,13 +148,12 @@ export function parseRow(
     else values.website = website;
   }
 
-  let tags: string[] | undefined;
-  if (layout.index.tags !== undefined) {
-    tags = record[layout.index.tags]!.split('|')
-      .map((tag) => tag.trim())
-      .filter((tag) => tag !== '');
-    if (tags.some((tag) => tag.length > 80)) fail('tags', 'A tag may not be greater than 80 characters.');
-  }
+  const tags = namesOf(record, layout.index.tags);
+  if (tags?.some((tag) => tag.length > 80)) fail('tags', 'A tag may not be greater than 80 characters.');
+  // A set's name follows the sets API's rule for it, message included.
+  const sets = namesOf(record, layout.index.sets);
+  const badSet = sets?.map((name) => nameSchema.safeParse(name)).find((parsed) => !parsed.success);
+  if (badSet) fail('sets', badSet.error!.issues[0]!.message);
 
   let customSet: Record<string, unknown> = NO_VALUES;
   const customRemoved: string[] = [];
@@ -177,7 +181,15 @@ export function parseRow(
   if (errors.length > before) return undefined;
   const zones = zonesOfRow(values.lat, values.lng, opening);
   if (zones) opening.zones = zones;
-  return { values, tags, customSet, customRemoved, opening };
+  return { values, tags, sets, customSet, customRemoved, opening };
+}
+
+/** The names of a `|`-separated cell, trimmed, blanks dropped; undefined when the column is absent. */
+function namesOf(record: string[], index: number | undefined): string[] | undefined {
+  if (index === undefined) return undefined;
+  return record[index]!.split('|')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 /** Tags of the file: slug -> the first spelling, which names a tag that must be created. */
