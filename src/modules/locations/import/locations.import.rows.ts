@@ -49,7 +49,7 @@ export type Column = TextColumn | 'lat' | 'lng';
 export const columns: Column[] = [...(Object.keys(textColumns) as TextColumn[]), 'lat', 'lng'];
 /** Columns naming things of the workspace, `|`-separated, created when missing. */
 export type NamedColumn = 'tags' | 'sets';
-const knownColumns = new Set<string>([...columns, 'tags', 'sets', ...OPENING_COLUMNS]);
+export const knownColumns = new Set<string>([...columns, 'tags', 'sets', ...OPENING_COLUMNS]);
 
 /** Where each known header sits in a record. */
 export interface Layout {
