@@ -28,6 +28,7 @@
 // - No time zone (or one the runtime does not know): `unknown`, but for a temporary closure
 //   without a reopening date.
 import {
+  dayNumber,
   type IntervalMinutes,
   intervalMinutes,
   type OpeningSchedule,
@@ -56,19 +57,18 @@ const HORIZON_DAY = LAST_OPENING_DAY + 1;
 const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
-  const reopening = Date.parse(`${schedule.reopens_on}T00:00:00Z`);
-  // A real date only, as the service stores it: '2025-02-30' would parse as 2 March.
-  const reopensOn =
-    !Number.isNaN(reopening) && new Date(reopening).toISOString().startsWith(schedule.reopens_on!)
-      ? schedule.reopens_on
-      : null;
-  if (schedule.temporarily_closed && reopensOn === null) {
+  const reopeningDay = schedule.reopens_on === null ? undefined : dayNumber(schedule.reopens_on);
+  if (schedule.temporarily_closed && reopeningDay === undefined) {
     return { state: 'temporarily_closed', reopens_on: null };
   }
   const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
   if (!table) return UNKNOWN;
-  if (schedule.temporarily_closed && now < startOfDate(table, reopening)) {
-    return { state: 'temporarily_closed', reopens_on: reopensOn };
+  if (
+    schedule.temporarily_closed &&
+    reopeningDay !== undefined &&
+    now < startOfDate(table, reopeningDay * DAY)
+  ) {
+    return { state: 'temporarily_closed', reopens_on: schedule.reopens_on };
   }
   const days = scheduleDays(schedule, table);
   // Today's special day's label, whatever its hours.
