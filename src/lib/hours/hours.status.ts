@@ -29,7 +29,6 @@
 //   without a reopening date.
 import {
   dayNumber,
-  type IntervalMinutes,
   intervalMinutes,
   type OpeningSchedule,
   type SpecialDay,
@@ -106,6 +105,8 @@ interface DayTable {
   weekdays: Weekday[];
   /** The first instant of HORIZON_DAY: a closing from there on is not reported. */
   horizon: number;
+  /** Of the same days: instants already read, by the day's intervals joined with commas. */
+  days: Map<string, DayInstants>[];
 }
 
 const tables = new Map<string, DayTable>();
@@ -124,7 +125,7 @@ function dayTable(timeZone: string, now: number): DayTable | undefined {
     dates.push(midnight.toISOString().slice(0, 10));
     weekdays.push(WEEKDAYS[(midnight.getUTCDay() + 6) % 7]!);
   }
-  const table = { clock, today, dates, weekdays, horizon: 0 };
+  const table = { clock, today, dates, weekdays, days: dates.map(() => new Map()), horizon: 0 };
   table.horizon = startOfDay(table, HORIZON_DAY);
   tables.set(timeZone, table);
   return table;
@@ -154,17 +155,24 @@ function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index:
   const special = specialDayOf(schedule.special_days, table.dates[index]!);
   const intervals = special ? special[1] : schedule.hours?.[table.weekdays[index]!];
   if (!Array.isArray(intervals)) return null;
+  // Thousands of locations share a few days' hours: each is turned into instants once per day.
+  const key = intervals.join();
+  let instants = table.days[index]!.get(key);
+  if (instants !== undefined) return instants;
   const midnight = table.today + day * DAY;
-  const instants: number[] = [];
-  // Indexed: this runs for every location, first in cold code, where for-of costs more.
-  for (let i = 0; i < intervals.length; i++) {
-    const minutes = minutesOfInterval(intervals[i]!);
-    if (!minutes) return null;
+  instants = [];
+  for (const interval of intervals) {
+    const minutes = intervalMinutes(interval);
+    if (!minutes) {
+      instants = null;
+      break;
+    }
     instants.push(
       instantOfWallClock(table.clock, midnight + minutes.open * MINUTE),
       instantOfWallClock(table.clock, midnight + minutes.close * MINUTE),
     );
   }
+  table.days[index]!.set(key, instants);
   return instants;
 }
 
@@ -264,16 +272,4 @@ function specialDayOf(specialDays: SpecialDay[] | undefined, date: string): Spec
   }
   const found = specialDays[low];
   return found?.[0] === date ? found : undefined;
-}
-
-// Thousands of locations share a few interval strings: each is read once.
-const readIntervals = new Map<string, IntervalMinutes | null>();
-
-function minutesOfInterval(interval: string): IntervalMinutes | null {
-  let minutes = readIntervals.get(interval);
-  if (minutes === undefined) {
-    minutes = intervalMinutes(interval) ?? null;
-    readIntervals.set(interval, minutes);
-  }
-  return minutes;
 }
