@@ -18,17 +18,17 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../src/lib/project-root.ts';
-import { LIST_RENDERED_MARK, MAP_RENDERED_MARK, READY_EVENT } from '../src/widget/marks.ts';
+import { LIST_RENDERED_MARK, MAP_RENDERED_MARK } from '../src/widget/marks.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage } from '../tests/widget/helpers/browser.ts';
 import { startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
 import { openBenchDatabase } from './bench-database.ts';
+import { customerPage, FILTER_CHANGES, FILTER_TIMES, SEARCH_TIME } from './bench-widget-page.ts';
 import { buildWidget, measureHoursBytes, measureWidget } from './build-widget.ts';
 
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const FILTER_CHANGES = 10;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -55,28 +55,6 @@ const LOAD_TIMES = `(async () => {
     payloadFetch: payload.responseEnd - payload.startTime,
     rows: document.querySelector('[data-location-finder]').shadowRoot.querySelectorAll('.lf-row').length,
   };
-})()`;
-
-// Toggles tag checkboxes in turn; times the synchronous work (filter, list, count) and the
-// time to the second frame after it (the map's clusters are rebuilt in the first).
-const FILTER_TIMES = `(async () => {
-  const root = document.querySelector('[data-location-finder]').shadowRoot;
-  root.querySelector('[aria-controls^="lf-filters"]').click();
-  const tags = [...root.querySelectorAll('.lf-fieldset')].find((set) => set.querySelector('legend').textContent === 'Features');
-  const boxes = [...tags.querySelectorAll('input[type=checkbox]')].slice(0, 4);
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  const results = [];
-  for (let i = 0; i < ${FILTER_CHANGES}; i++) {
-    await frame();
-    const box = boxes[i % boxes.length];
-    const start = performance.now();
-    box.click();
-    const sync = performance.now() - start;
-    await frame();
-    await frame();
-    results.push({ sync, frame: performance.now() - start, status: root.querySelector('.lf-status').textContent });
-  }
-  return results;
 })()`;
 
 // "Open now" on, off and on again: the synchronous work (every location's status at the
@@ -175,23 +153,6 @@ function widgetGzipAt(commit: string): number | undefined {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-// A new search position through the deep link (what a reload or a shared link does): distances
-// to every location, the sort, the list and the map's framing.
-const SEARCH_TIME = (hash: string) => `(() => {
-  const root = document.querySelector('[data-location-finder]').shadowRoot;
-  history.replaceState(null, '', location.pathname + '${hash}');
-  const start = performance.now();
-  window.dispatchEvent(new HashChangeEvent('hashchange'));
-  return { time: performance.now() - start, status: root.querySelector('.lf-status').textContent };
-})()`;
-
-function customerPage(scriptUrl: string, token: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stores</title>
-<script>window.__ready = new Promise((resolve) => document.addEventListener('${READY_EVENT}', resolve));</script>
-</head><body><h1>Our stores</h1><div data-location-finder></div>
-<script src="${scriptUrl}" data-finder="${token}" async></script></body></html>`;
 }
 
 async function main() {

@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { injectApi, publishFinder, seedFinder } from '../../../scripts/seed-finder.ts';
+import { type ApiCall, injectApi, publishFinder, seedFinder } from '../../../scripts/seed-finder.ts';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config/config.ts';
 import { freePort } from '../../../src/db/embedded.ts';
@@ -55,6 +55,10 @@ export interface ServiceBackend {
   scriptUrl: string;
   /** The first finder's token. */
   token: string;
+  /** The API as the first finder's owner (a member of its workspace) calls it. */
+  ownerApi: ApiCall;
+  /** The first finder's workspace. */
+  workspaceId: number;
   /** The events the service stored, oldest first. */
   analyticsEvents(): Promise<StoredAnalytics[]>;
   /** How POST /api/analytics requests came (Content-Type, Sec-Fetch-Mode) and were answered. */
@@ -168,6 +172,7 @@ export async function startServiceBackend(options: {
   // The service's location ids of each finder back to the payload's.
   const payloadIds = new Map<number, Map<number, number>>();
   const serviceIds = new Map<string, Map<number, number>>();
+  const owners: { api: ApiCall; workspaceId: number }[] = [];
   for (const [index, finder] of options.finders.entries()) {
     // An account (and so a workspace) per finder: their custom fields and sets share names. The
     // factory's, which spares each an argon2 hash of its own.
@@ -179,6 +184,7 @@ export async function startServiceBackend(options: {
     const api = injectApi(app, token);
     const [workspace] = await api<{ id: number }[]>('GET', '/workspaces');
     if (!workspace) throw new Error('the registered account has no workspace');
+    owners.push({ api, workspaceId: workspace.id });
     const seeded = await seedFinder(api, workspace.id, finder.payload, {
       app,
       token,
@@ -199,6 +205,8 @@ export async function startServiceBackend(options: {
     cdnUrl: config.storage.cdnUrl,
     scriptUrl: `${base}/widget.js`,
     token: first.payload.token,
+    ownerApi: owners[0]!.api,
+    workspaceId: owners[0]!.workspaceId,
     async analyticsEvents() {
       const rows = await deps.db
         .select({ event: analyticsEventsTable, token: findersTable.token })

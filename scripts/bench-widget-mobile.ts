@@ -1,0 +1,301 @@
+// The mobile profile of npm run bench:widget-ui: the widget as a phone on a mobile network gets
+// it. Chromium at a phone's size with Lighthouse's mobile throttling (1.6 Mbps down, 750 Kbps
+// up, 150 ms round trip, the CPU slowed 4x), against finders of 10,000 and 100,000 locations
+// published by the service and read from its /cdn route, which compresses as a CDN would; the
+// page on another origin, opened on a deep link to a search position (a visitor sent to "stores
+// near me"). Prints, per size, medians of BENCH_MOBILE_RUNS page loads, each in a fresh context
+// (nothing cached):
+// - the time from navigation start to the first list, and the bytes transferred before it (as
+//   received, headers included; the map file and tiles come later);
+// - a filter change (a tag checkbox: the filter, the list and the count) and a new search
+//   position (the deep link changed), both on the slowed CPU;
+// - the floor: a page of no widget that fetches only what the nearest 20 locations need and
+//   lists them, from the same origin and through the same network, so the widget's time reads
+//   against what the format allows.
+// The chains are written straight into the database (the service's routes create the finder,
+// its set and its map link, and publish): locations of tests/fakes/widget-payload.ts, with
+// their tags, custom fields and opening hours. BENCH_MOBILE_SIZES changes the sizes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, CDPSession } from 'playwright-core';
+import postgres from 'postgres';
+import { LIST_RENDERED_MARK } from '../src/widget/marks.ts';
+import type { FinderLocation } from '../src/widget/types.ts';
+import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
+import { launchChromium, openPage, PHONE } from '../tests/widget/helpers/browser.ts';
+import { type ServiceBackend, startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
+import { type HostSite, startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
+import { openBenchDatabase } from './bench-database.ts';
+import { customerPage, FILTER_TIMES, SEARCH_TIME } from './bench-widget-page.ts';
+import { buildWidget } from './build-widget.ts';
+import { publishFinder } from './seed-finder.ts';
+
+const SIZES = (process.env.BENCH_MOBILE_SIZES ?? '10000,100000').split(',').map(Number);
+const RUNS = Number(process.env.BENCH_MOBILE_RUNS ?? 3);
+/** Lighthouse's mobile throttling ("Slow 4G"), in bytes per second and milliseconds. */
+const NETWORK = {
+  offline: false,
+  downloadThroughput: 1_600_000 / 8,
+  uploadThroughput: 750_000 / 8,
+  latency: 150,
+};
+const CPU_SLOWDOWN = 4;
+const NEAREST = 20;
+/** The visitor's position: Berlin, where the generated chain has stores. */
+const HERE = { label: 'Berlin', lat: 52.52, lng: 13.405 };
+const ELSEWHERE = { label: 'Paris', lat: 48.8566, lng: 2.3522 };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const hashOf = (token: string, place: typeof HERE) =>
+  `#lf-${token.slice(0, 8)}=q:${place.label};lat:${place.lat.toFixed(5)};lng:${place.lng.toFixed(5)}`;
+
+/** A finder of `count` generated locations, reached through a set linked to its map; answers its token. */
+async function seedChain(backend: ServiceBackend, sql: postgres.Sql, count: number): Promise<string> {
+  const api = backend.ownerApi;
+  const workspaceId = backend.workspaceId;
+  const finder = await api<{ id: number; token: string; maps: number[] }>('POST', '/finders', {
+    name: `Chain of ${count}`,
+    workspace_id: workspaceId,
+  });
+  const set = await api<{ id: number }>('POST', '/sets', {
+    workspace_id: workspaceId,
+    name: `Chain of ${count}`,
+  });
+  await api('PUT', `/maps/${finder.maps[0]}`, { sets: [set.id] });
+  const template = await api<{ settings: unknown }>('GET', `/finders/${await firstFinderId(api)}`);
+  await api('PUT', `/finders/${finder.id}`, { settings: template.settings });
+  const locations = generateFinderPayload(count).locations;
+  for (let start = 0; start < locations.length; start += 10_000) {
+    const rows = locations.slice(start, start + 10_000).map(asRow);
+    const ids = await sql<{ id: number; n: number }[]>`
+      insert into locations (workspace_id, title, address, city, country, zip, lat, lng, phone, time_zone,
+        hours, special_hours, temporarily_closed, reopens_on, custom_values)
+      select ${workspaceId}, r.title, r.address, r.city, r.country, r.zip, r.lat, r.lng, r.phone, r.time_zone,
+        r.hours, r.special_hours, r.temporarily_closed, r.reopens_on, r.custom_values
+      from json_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)}::json) as r(n int, title text, address text, city text,
+        country text, zip text, lat float8, lng float8, phone text, time_zone text, hours json,
+        special_hours json, temporarily_closed bool, reopens_on text, custom_values jsonb)
+      order by r.n
+      returning id`;
+    await sql`insert into location_sets (location_id, set_id) select id, ${set.id}::int from unnest(${sql.array(ids.map((row) => row.id))}::int[]) id`;
+    await sql`
+      insert into location_tags (location_id, tag_id)
+      select l.id, t.id from unnest(${sql.array(ids.map((row) => row.id))}::int[], ${sql.array(
+        rows.map((row) => row.tags.join(',')),
+      )}::text[]) as l(id, tags)
+      join tags t on t.workspace_id = ${workspaceId}::int and t.slug = any(string_to_array(l.tags, ','))`;
+  }
+  return finder.token;
+}
+
+async function firstFinderId(api: ServiceBackend['ownerApi']): Promise<number> {
+  const finders = await api<{ id: number }[]>('GET', '/finders');
+  return finders[0]!.id;
+}
+
+function asRow(location: FinderLocation, n: number) {
+  return {
+    n,
+    title: location.title,
+    address: location.address,
+    city: location.city,
+    country: location.country,
+    zip: location.zip,
+    lat: location.lat,
+    lng: location.lng,
+    phone: location.phone,
+    time_zone: location.time_zone,
+    hours: location.hours ?? null,
+    special_hours: location.special_days?.length
+      ? location.special_days.map(([date, hours, label]) => ({
+          date,
+          end_date: null,
+          hours,
+          label: label ?? null,
+        }))
+      : null,
+    temporarily_closed: location.temporarily_closed ?? false,
+    reopens_on: location.reopens_on ?? null,
+    custom_values: location.custom_fields,
+    tags: location.tags,
+  };
+}
+
+/** A phone page on the mobile network and CPU, recording what it receives. */
+async function mobilePage(browser: Browser) {
+  const opened = await openPage(browser, PHONE);
+  const cdp: CDPSession = await opened.page.context().newCDPSession(opened.page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', NETWORK);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  // CDP stamps events on a monotonic clock; a request's wallTime ties it to the page's epoch.
+  let monotonicToEpoch: number | undefined;
+  const received: { at: number; bytes: number }[] = [];
+  cdp.on('Network.requestWillBeSent', (event) => {
+    monotonicToEpoch ??= (event.wallTime - event.timestamp) * 1000;
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    received.push({ at: event.timestamp * 1000 + (monotonicToEpoch ?? 0), bytes: event.encodedDataLength });
+  });
+  return {
+    ...opened,
+    /** Bytes of the responses complete by `epoch` (milliseconds). */
+    bytesBy: (epoch: number) =>
+      received.filter((entry) => entry.at <= epoch).reduce((sum, entry) => sum + entry.bytes, 0),
+  };
+}
+
+/** Navigation start to the first list, as epoch milliseconds and from navigation start. */
+const LIST_TIME = `(async () => {
+  await window.__ready;
+  const list = performance.getEntriesByName('${LIST_RENDERED_MARK}')[0].startTime;
+  const root = document.querySelector('[data-location-finder]').shadowRoot;
+  return { list, epoch: performance.timeOrigin + list, status: root.querySelector('.lf-status').textContent };
+})()`;
+
+/**
+ * The floor page: fetches the pointer and the file it names, ranks the locations by distance
+ * from the position and lists the nearest 20; no widget, no map.
+ */
+function floorPage(cdnUrl: string, token: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Floor</title></head><body><ol id="list"></ol><script>
+window.__floor = (async () => {
+  const pointerUrl = ${JSON.stringify(`${cdnUrl}/finders/${token}/config.json`)};
+  const pointer = await (await fetch(pointerUrl)).json();
+  const file = await (await fetch(new URL(pointer.url, pointerUrl))).json();
+  const here = ${JSON.stringify(HERE)};
+  const rad = Math.PI / 180;
+  const distance = (l) => {
+    const a = Math.sin((l.lat - here.lat) * rad / 2) ** 2 +
+      Math.cos(here.lat * rad) * Math.cos(l.lat * rad) * Math.sin((l.lng - here.lng) * rad / 2) ** 2;
+    return 2 * 6371 * Math.asin(Math.sqrt(a));
+  };
+  const nearest = file.locations.filter((l) => l.lat != null).map((l) => [distance(l), l])
+    .sort((a, b) => a[0] - b[0]).slice(0, ${NEAREST});
+  document.getElementById('list').append(...nearest.map(([km, l]) => {
+    const item = document.createElement('li');
+    item.textContent = l.title + ', ' + l.address + ' (' + km.toFixed(1) + ' km)';
+    return item;
+  }));
+  const list = performance.now();
+  return { list, epoch: performance.timeOrigin + list, status: nearest.length + ' listed' };
+})();
+</script></body></html>`;
+}
+
+interface Load {
+  list: number;
+  bytes: number;
+  status: string;
+}
+
+/** One cold load of `url`; `script` answers when its list is shown. */
+async function load(browser: Browser, url: string, script: string): Promise<Load> {
+  const page = await mobilePage(browser);
+  try {
+    await page.page.goto(url);
+    const result = (await page.page.evaluate(script)) as { list: number; epoch: number; status: string };
+    // Responses that finish in the same millisecond as the list count as before it.
+    return { list: result.list, bytes: page.bytesBy(result.epoch + 1), status: result.status };
+  } finally {
+    await page.close();
+  }
+}
+
+async function interactions(browser: Browser, url: string, token: string) {
+  const page = await mobilePage(browser);
+  await page.page.goto(url);
+  await page.page.evaluate(LIST_TIME);
+  const filters = (await page.page.evaluate(FILTER_TIMES)) as { sync: number; status: string }[];
+  // Close the filters panel: on a phone it covers the list.
+  await page.page.keyboard.press('Escape');
+  const search = (await page.page.evaluate(SEARCH_TIME(hashOf(token, ELSEWHERE)))) as {
+    time: number;
+    status: string;
+  };
+  await page.close();
+  return { filter: median(filters.map((entry) => entry.sync)), search };
+}
+
+async function measureSize(
+  browser: Browser,
+  site: HostSite,
+  backend: ServiceBackend,
+  sql: postgres.Sql,
+  count: number,
+) {
+  const seedStart = performance.now();
+  const token = await seedChain(backend, sql, count);
+  const seeded = (performance.now() - seedStart) / 1000;
+  const publishStart = performance.now();
+  await publishFinder(backend.ownerApi, token);
+  const published = (performance.now() - publishStart) / 1000;
+  const widgetUrl =
+    site.page(`/chain-${count}`, customerPage(backend.scriptUrl, token)) + hashOf(token, HERE);
+  const floorUrl = site.page(`/floor-${count}`, floorPage(backend.cdnUrl, token));
+  const widget: Load[] = [];
+  const floor: Load[] = [];
+  // Interleaved, so that the machine's moods fall on both alike.
+  for (let round = 0; round < RUNS; round++) {
+    widget.push(await load(browser, widgetUrl, LIST_TIME));
+    floor.push(await load(browser, floorUrl, 'window.__floor'));
+  }
+  const { filter, search } = await interactions(browser, widgetUrl, token);
+  const widgetList = median(widget.map((load) => load.list));
+  const floorList = median(floor.map((load) => load.list));
+  console.log(
+    `  ${count.toLocaleString('en')} locations (seeded in ${seeded.toFixed(1)} s, published in ${published.toFixed(1)} s):`,
+  );
+  console.log(
+    `    first list ${ms(widgetList)} after navigation start (runs ${widget.map((load) => load.list.toFixed(0)).join(', ')}), ` +
+      `${kb(median(widget.map((load) => load.bytes)))} received before it; "${widget[0]?.status}"`,
+  );
+  console.log(
+    `    floor page (pointer, file, nearest ${NEAREST} listed): ${ms(floorList)} (runs ${floor.map((load) => load.list.toFixed(0)).join(', ')}), ` +
+      `${kb(median(floor.map((load) => load.bytes)))} received; the widget takes ${(widgetList / floorList).toFixed(2)}x the floor`,
+  );
+  console.log(
+    `    filter change (tag checkbox: filter, list, count) ${ms(filter)} median of 10; new search position ${ms(search.time)} ("${search.status}")`,
+  );
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lf-bench-widget-mobile-'));
+  await buildWidget(dir);
+  const tiles = await startTileServer();
+  const site = await startHostSite();
+  const payload = generateFinderPayload(20, {
+    settings: { tile_url: tiles.urlTemplate, tile_attribution: 'Local tiles' },
+  });
+  const database = await openBenchDatabase(dir, `lf_bench_widget_mobile_${process.pid}`);
+  const backend = await startServiceBackend({
+    widgetDir: dir,
+    dataDir: path.join(dir, 'data'),
+    database: { url: database.url, drop: database.close },
+    finders: [{ payload, published: true }],
+    places: PLACES,
+  });
+  const sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  const browser = await launchChromium();
+  try {
+    console.log(
+      `widget UI benchmark, mobile profile: ${browser.version()} headless at 390x844, ${(NETWORK.downloadThroughput * 8) / 1e6} Mbps down, ` +
+        `${(NETWORK.uploadThroughput * 8) / 1e3} Kbps up, ${NETWORK.latency} ms round trip, CPU ${CPU_SLOWDOWN}x slower; ` +
+        `medians of ${RUNS} cold loads, widget and floor interleaved`,
+    );
+    for (const count of SIZES) await measureSize(browser, site, backend, sql, count);
+  } finally {
+    await browser.close();
+    await sql.end();
+    await backend.close();
+    await site.close();
+    await tiles.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
