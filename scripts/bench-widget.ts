@@ -10,6 +10,9 @@
 //   Redis-sharing cache (one MGET per request);
 // - publish time at 10,000 and 100,000 locations (local storage driver, which also writes the
 //   version file's gzip and br forms), and the version file's bytes as /cdn sends it;
+// - a chunked publish of the 100,000 (PUBLISH_CHUNKED_FROM): the first, again unchanged, after
+//   editing the 1,000 locations nearest one point and after editing 1,000 spread over the
+//   chain, each with the files and bytes it uploaded;
 // - the peak RSS of this process (app, bare server, builds; not autocannon's).
 //
 // Uses the server of DATABASE_URL when set (a throwaway database on it), else a throwaway
@@ -20,7 +23,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
@@ -311,6 +314,34 @@ async function main() {
       );
       console.log(`  ${''.padEnd(18)} via /cdn: ${sent.join(', ')}`);
     }
+
+    console.log('\nchunked publish of 100,000 locations (PUBLISH_CHUNKED_FROM=5000, local storage driver)');
+    const chunkedDeps = await createDeps(loadConfig({ ...env, PUBLISH_CHUNKED_FROM: '5000' }), {
+      databaseUrl,
+      role: 'api',
+    });
+    closers.push(() => chunkedDeps.close());
+    const chunkedPublish = async (label: string, total?: number) => {
+      const start = performance.now();
+      const { uploaded } = await chunkedDeps.services.finderPayload.publish(actor, token100k);
+      const share = total ? ` (${((uploaded.bytes / total) * 100).toFixed(1)}% of the version's bytes)` : '';
+      console.log(
+        `  ${label.padEnd(44)} ${ms(performance.now() - start)}, uploaded ${uploaded.files} files, ${kb(uploaded.bytes)}${share}`,
+      );
+      return uploaded.bytes;
+    };
+    // The folder holds single-file versions only: the first chunked publish writes every file.
+    const total = await chunkedPublish('first (every file written)');
+    await chunkedPublish('again, nothing changed', total);
+    const edit = (where: SQL) =>
+      chunkedDeps.db.execute(sql`update locations set title = title || ' (edited)' where id in (${where})`);
+    const [finderRow] = await raw<{ id: number }[]>`select id from finders where token = ${token100k}`;
+    const ofFinder = sql`select location_id from finder_locations where finder_id = ${finderRow!.id}`;
+    await edit(sql`select l.id from locations l where l.id in (${ofFinder})
+      order by (l.lat - 47) ^ 2 + (l.lng - 8) ^ 2 limit 1000`);
+    await chunkedPublish('after editing the 1,000 nearest to one point', total);
+    await edit(sql`select l.id from locations l where l.id in (${ofFinder}) order by md5(l.id::text) limit 1000`);
+    await chunkedPublish('after editing 1,000 spread over the chain', total);
 
     console.log(
       `  load average while measuring: ${os

@@ -304,6 +304,7 @@ function createServices({
       repository: finderPayloads,
       cache: payloadCache,
       storage,
+      chunkedFrom: config.publishChunkedFrom,
     }),
     /** The cache's listener, for scripts and tests that write around the services. */
     finderChanges: changes,

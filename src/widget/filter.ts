@@ -4,7 +4,8 @@
 // "Open now" (at the instant of the filtering).
 // Refinement results are computed once per refinement and kept, so a filter change at 10,000
 // locations is one pass over typed arrays.
-import type { Condition, FinderLocation, Refinement } from './types.ts';
+import { matchesRefinement } from '../lib/refinements.ts';
+import type { FinderLocation, Refinement } from './types.ts';
 
 /** What the visitor chose; the filter controls edit these sets in place. */
 export interface FilterSelection {
@@ -37,83 +38,6 @@ export function replaceSelection(
   for (const tag of next.tags) selection.tags.add(tag);
   for (const set of next.sets) selection.sets.add(set);
   for (const refinement of next.refinements) selection.refinements.add(refinement);
-}
-
-function fieldValue(location: FinderLocation, field: string): unknown {
-  switch (field) {
-    case 'tag':
-      return location.tags;
-    case 'set':
-      return location.sets;
-    case 'city':
-    case 'state':
-    case 'country':
-      return location[field];
-    default:
-      return field.startsWith('custom_field.')
-        ? location.custom_fields?.[field.slice('custom_field.'.length)]
-        : undefined;
-  }
-}
-
-function isEmpty(value: unknown): boolean {
-  return (
-    value === null ||
-    value === undefined ||
-    (typeof value === 'string' && value.trim() === '') ||
-    (Array.isArray(value) && value.length === 0)
-  );
-}
-
-const normalized = (value: unknown) => String(value).trim().toLowerCase();
-
-const isNumeric = (value: unknown) =>
-  typeof value === 'number' ||
-  (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)));
-
-/** Numbers compare as numbers ("3" equals 3), everything else as trimmed, case-folded text. */
-function same(a: unknown, b: unknown): boolean {
-  if (isEmpty(a) || isEmpty(b)) return false;
-  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
-  return normalized(a) === normalized(b);
-}
-
-/** An array field (tags, sets, multiselect) holds when one of its elements does. */
-function holdsFor(value: unknown, test: (element: unknown) => boolean): boolean {
-  return Array.isArray(value) ? value.some(test) : test(value);
-}
-
-export function matchesCondition(location: FinderLocation, condition: Condition): boolean {
-  const value = fieldValue(location, condition.field);
-  const expected = condition.value;
-  switch (condition.op) {
-    case 'eq':
-      return holdsFor(value, (element) => same(element, expected));
-    case 'neq':
-      return !holdsFor(value, (element) => same(element, expected));
-    case 'in': {
-      const options = Array.isArray(expected) ? expected : [expected];
-      return holdsFor(value, (element) => options.some((option) => same(element, option)));
-    }
-    case 'contains':
-      if (isEmpty(expected)) return false;
-      return Array.isArray(value)
-        ? value.some((element) => same(element, expected))
-        : !isEmpty(value) && normalized(value).includes(normalized(expected));
-    case 'exists':
-      return !isEmpty(value);
-    default:
-      return false;
-  }
-}
-
-/** A refinement without conditions constrains nothing. */
-export function matchesRefinement(location: FinderLocation, refinement: Refinement): boolean {
-  const conditions = refinement.conditions ?? [];
-  if (conditions.length === 0) return true;
-  return refinement.match === 'any'
-    ? conditions.some((condition) => matchesCondition(location, condition))
-    : conditions.every((condition) => matchesCondition(location, condition));
 }
 
 export interface LocationFilter {

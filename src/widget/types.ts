@@ -1,26 +1,14 @@
 // The finder payload the widget reads: the same JSON from the CDN's versioned file and from
 // GET /api/ext/finders/details/{token} (docs/api.md, "Widget: settings keys and behaviour").
 import type { SpecialDay, WeeklyHours } from '../lib/hours/hours.model.ts';
+import type { Refinement } from '../lib/refinements.ts';
 
 export interface SettingEntry {
   key: string;
   value: unknown;
 }
 
-export type ConditionField = 'tag' | 'set' | 'city' | 'state' | 'country' | `custom_field.${string}`;
-export type ConditionOp = 'eq' | 'neq' | 'in' | 'contains' | 'exists';
-
-export interface Condition {
-  field: ConditionField;
-  op: ConditionOp;
-  value?: unknown;
-}
-
-export interface Refinement {
-  name: string;
-  match: 'all' | 'any';
-  conditions: Condition[];
-}
+export type { Condition, ConditionField, ConditionOp, Refinement } from '../lib/refinements.ts';
 
 export interface Tag {
   id: number;

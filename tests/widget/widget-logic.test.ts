@@ -3,17 +3,12 @@
 // modules in use; these pin the edge cases.
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, ensureContrast } from '../../src/lib/color-contrast.ts';
+import { matchesCondition, matchesRefinement } from '../../src/lib/refinements.ts';
 import { clusterView, projectLocations } from '../../src/widget/clusters.ts';
 import { deepLinkKey, readViewState, writeViewState } from '../../src/widget/deep-link.ts';
 import { createDistanceFormatter, distanceKm } from '../../src/widget/distance.ts';
 import { resolveEndpoints } from '../../src/widget/endpoints.ts';
-import {
-  createLocationFilter,
-  emptySelection,
-  matchesCondition,
-  matchesRefinement,
-  selectionSize,
-} from '../../src/widget/filter.ts';
+import { createLocationFilter, emptySelection, selectionSize } from '../../src/widget/filter.ts';
 import { createTranslator, resolveLanguage } from '../../src/widget/i18n.ts';
 import { DEFAULT_SETTINGS, OSM_TILE_URL, parseSettings } from '../../src/widget/settings.ts';
 import type { Condition, FinderLocation } from '../../src/widget/types.ts';

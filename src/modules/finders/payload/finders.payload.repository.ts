@@ -34,6 +34,8 @@ import { payloadLocationJson } from '../../locations/json/locations.listed-json.
 import { accessibleWorkspace } from '../../workspaces/workspaces.access.ts';
 import { shownLocations } from '../finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from '../finders.table.ts';
+import { MAX_AREA_LOCATIONS, splitIntoAreas } from './chunked/chunked.areas.ts';
+import { type ChunkedPublish, chunkedFiles, type PayloadFrame } from './chunked/chunked.files.ts';
 
 export interface PayloadDependencies {
   finderId: number;
@@ -95,8 +97,8 @@ interface LocationIdsRow extends Record<string, unknown> {
 }
 
 interface Slice {
-  /** The slice's location documents in payload order, a thousand joined by commas in each chunk. */
-  chunks: Buffer[];
+  /** The slice's location documents in payload order, a thousand (or a group) joined by commas in each chunk. */
+  chunks: { chunk: number; body: Buffer }[];
   workspaceIds: number[];
   tagIds: number[];
   setIds: number[];
@@ -147,20 +149,22 @@ from (${shownLocations(finderId, mapId)}) ids`;
  * The documents of some locations (ids comma-separated, in payload order), CHUNK_SIZE to a row
  * joined by commas in that order, each row with the workspaces of its locations; and one last
  * row with the ids of the tags and sets they carry (each list of ids as text, comma-separated:
- * the rows are read as bytes). Exported for scripts/bench-widget.ts.
+ * the rows are read as bytes). With `groups` (a number per id, comma-separated, each group's ids
+ * together), a row per group instead: a chunked publish's areas. Exported for scripts/bench-widget.ts.
  */
-export const sliceStatement = (locationIds: string, finderWorkspaceId: number) => sql`
+export const sliceStatement = (locationIds: string, finderWorkspaceId: number, groups?: string) => sql`
 -- The planner knows how many ids there are, and at thousands it would pick hash joins over
 -- whole tables (every workspace's locations, tags and sets). Correlated subqueries and a
 -- lateral subquery it may not flatten ("offset 0") keep the reads to index lookups of these
 -- locations, whatever the size of the tables.
 with ord as (
-  select u.location_id, u.rn
-  from unnest(string_to_array(${locationIds}, ',')::int[]) with ordinality as u(location_id, rn)
+  select u.location_id, u.rn, ${groups === undefined ? sql.raw(`((u.rn - 1) / ${CHUNK_SIZE})::int`) : sql.raw('u.grp')} as grp
+  from unnest(string_to_array(${locationIds}, ',')::int[], ${groups === undefined ? sql`null::int[]` : sql`string_to_array(${groups}, ',')::int[]`})
+    with ordinality as u(location_id, grp, rn)
 ),
 -- Each location's tag and set ids as stored (index order, no sort).
 ids as materialized (
-  select ord.rn, ord.location_id,
+  select ord.rn, ord.grp, ord.location_id,
     array(select lt.tag_id from location_tags lt where lt.location_id = ord.location_id) as tag_ids,
     array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids,
     -- Its holiday calendars, directly and through its sets, in calendar order (the first wins a date).
@@ -204,7 +208,7 @@ fdefs as materialized (select ${definitionNames(sql`${finderWorkspaceId}::int`)}
 -- workspace's definitions name, its sets and its tags. Joining stored text costs a third less
 -- than rendering every field per build.
 docs as (
-  select ids.rn, loc.workspace_id,
+  select ids.rn, ids.grp, loc.workspace_id,
     ${payloadLocationJson('loc', {
       custom_fields: sql`${shownCustomValues(sql.raw('loc.custom_values'), sql.raw('w.names'))}::text`,
       sets: sql.raw('sc.sets'),
@@ -224,7 +228,7 @@ docs as (
   cross join lateral (select case when loc.workspace_id = ${finderWorkspaceId} then fdefs.names
     else ${definitionNames(sql.raw('loc.workspace_id'))} end as names) w
 )
-select ((rn - 1) / ${CHUNK_SIZE})::int as chunk, string_agg(doc, ',' order by rn) as body,
+select grp as chunk, string_agg(doc, ',' order by rn) as body,
   array_to_string(array_agg(distinct workspace_id), ',') as workspace_ids, null as tag_ids, null as set_ids
 from docs group by 1
 union all
@@ -269,22 +273,63 @@ function documentFrame(finder: FinderPart, lists: { sets: unknown; tags: unknown
  * One slice's documents, read as bytes: the service sends them on as they came (to the cache's
  * compression or to storage), never decoding megabytes into strings to encode them again.
  */
-async function readSlice(tx: SqlClient, locationIds: string[], finderWorkspaceId: number): Promise<Slice> {
+async function readSlice(
+  tx: SqlClient,
+  locationIds: string[],
+  finderWorkspaceId: number,
+  groups?: number[],
+): Promise<Slice> {
   if (locationIds.length === 0) return { chunks: [], workspaceIds: [], tagIds: [], setIds: [] };
   // Columns: chunk, body, workspace_ids, tag_ids, set_ids (see sliceStatement).
-  const rows = await rawRows(tx, sliceStatement(locationIds.join(','), finderWorkspaceId));
+  const rows = await rawRows(tx, sliceStatement(locationIds.join(','), finderWorkspaceId, groups?.join(',')));
   const chunks = rows
     .filter((row) => row[0] !== null)
     .map((row) => ({ chunk: Number(row[0]!.toString('latin1')), body: row[1]!, workspaceIds: row[2] }))
     .sort((a, b) => a.chunk - b.chunk);
   const ids = rows.find((row) => row[0] === null);
   return {
-    chunks: chunks.map((chunk) => chunk.body),
+    chunks: chunks.map(({ chunk, body }) => ({ chunk, body })),
     workspaceIds: chunks.flatMap((chunk) => idsFromText(chunk.workspaceIds)),
     tagIds: idsFromText(ids?.[3]),
     setIds: idsFromText(ids?.[4]),
   };
 }
+
+/** The payload's tags and sets: those the slices' locations carry. */
+async function tailLists(tx: SqlClient, slices: Slice[]): Promise<{ sets: unknown; tags: unknown }> {
+  const tagIds = [...new Set(slices.flatMap((slice) => slice.tagIds))];
+  const setIds = [...new Set(slices.flatMap((slice) => slice.setIds))];
+  const [tailRow] = await rowsOn<{ body: string }>(tx, tailStatement(tagIds, setIds));
+  return JSON.parse(tailRow!.body) as { sets: unknown; tags: unknown };
+}
+
+function builtParts(
+  finder: FinderPart,
+  slices: Slice[],
+): PayloadDependencies & { token: string; authorizedUrls: string[] } {
+  return {
+    finderId: finder.finder_id,
+    workspaceId: finder.workspace_id,
+    mapId: finder.map_id,
+    token: finder.token,
+    authorizedUrls: finder.authorized_urls,
+    locationWorkspaceIds: [...new Set(slices.flatMap((slice) => slice.workspaceIds))],
+  };
+}
+
+function chunksOf<T>(values: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
+  return chunks;
+}
+
+/** What a publish writes (buildForPublish). */
+export type PublishedBuild =
+  | ({ kind: 'single' } & BuiltPayload)
+  | ({ kind: 'chunked' } & PayloadDependencies & {
+        token: string;
+        authorizedUrls: string[];
+      } & ChunkedPublish);
 
 export function createFinderPayloadRepository(db: Database) {
   // The pool's size bounds the builds that may use two connections.
@@ -292,6 +337,77 @@ export function createFinderPayloadRepository(db: Database) {
   const maxParallelBuilds = Math.max(0, Math.min(MAX_PARALLEL_BUILDS, poolSize - 1));
   /** Builds holding two connections now. */
   let parallelBuilds = 0;
+
+  /**
+   * Runs `build` on the finder of `token` and its location ids in payload order, every read of
+   * one snapshot (a repeatable-read transaction); undefined for an unknown token.
+   */
+  function withSnapshot<T>(
+    token: string,
+    build: (tx: SqlClient, finder: FinderPart, ids: string[]) => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    // postgres.js's own transactions rather than Drizzle's: the slices are read as bytes.
+    return db.$client.begin(READ_ONLY_SNAPSHOT, async (tx) => {
+      const [open] = await rowsOn<{ meta: string }>(tx, openStatement(token));
+      if (!open) return undefined;
+      const finder = JSON.parse(open.meta) as FinderPart;
+      const [listed] = await rowsOn<LocationIdsRow>(
+        tx,
+        locationIdsStatement(finder.finder_id, finder.map_id),
+      );
+      return build(tx, finder, listed?.location_ids ? listed.location_ids.split(',') : []);
+    }) as Promise<T | undefined>;
+  }
+
+  /**
+   * The documents of `ids`, in their order, a thousand to a chunk or, with `groups` (a number
+   * per id, each group's ids together), a chunk per group. From PARALLEL_MIN_LOCATIONS on, the
+   * two halves (cut between groups) are read at once on this connection and a second one that
+   * imports this transaction's snapshot: the document reads one state of the database.
+   */
+  async function readDocuments(
+    tx: SqlClient,
+    finder: FinderPart,
+    ids: string[],
+    groups?: number[],
+  ): Promise<Slice[]> {
+    if (ids.length < PARALLEL_MIN_LOCATIONS || parallelBuilds >= maxParallelBuilds) {
+      return [await readSlice(tx, ids, finder.workspace_id, groups)];
+    }
+    parallelBuilds++;
+    try {
+      const [row] = await rowsOn<{ id: string }>(tx, sql`select pg_export_snapshot() as id`);
+      const snapshot = row!.id;
+      if (!SNAPSHOT_ID.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
+      let half = Math.ceil(ids.length / 2);
+      while (groups && half < ids.length && groups[half] === groups[half - 1]) half++;
+      return await Promise.all([
+        readSlice(tx, ids.slice(0, half), finder.workspace_id, groups?.slice(0, half)),
+        db.$client.begin(READ_ONLY_SNAPSHOT, async (second) => {
+          await second.unsafe(`set transaction snapshot '${snapshot}'`);
+          await rowsOn(second, BUILD_SETTINGS);
+          return readSlice(second, ids.slice(half), finder.workspace_id, groups?.slice(half));
+        }),
+      ]);
+    } finally {
+      parallelBuilds--;
+    }
+  }
+
+  /** The single payload document of the finder's locations. */
+  async function singleBuild(tx: SqlClient, finder: FinderPart, ids: string[]): Promise<BuiltPayload> {
+    const slices = await readDocuments(tx, finder, ids);
+    const frame = documentFrame(finder, await tailLists(tx, slices));
+    // Every chunk of every slice, in payload order, commas between them.
+    const locations = slices
+      .flatMap((slice) => slice.chunks.map((chunk) => chunk.body))
+      .flatMap((chunk, i) => (i === 0 ? [chunk] : [COMMA, chunk]));
+    return {
+      ...builtParts(finder, slices),
+      json: Buffer.concat([Buffer.from(frame.before), ...locations, Buffer.from(frame.after)]),
+    };
+  }
+
   return {
     /** What the finder's payload reads from; undefined for an unknown token. One statement. */
     async dependencies(token: string, tx: Executor = db): Promise<PayloadDependencies | undefined> {
@@ -317,60 +433,56 @@ export function createFinderPayloadRepository(db: Database) {
      * an exported snapshot), so the document is as consistent as one statement's.
      */
     async build(token: string): Promise<BuiltPayload | undefined> {
-      // postgres.js's own transactions rather than Drizzle's: the slices are read as bytes.
-      return db.$client.begin(READ_ONLY_SNAPSHOT, async (tx) => {
-        const [open] = await rowsOn<{ meta: string }>(tx, openStatement(token));
-        if (!open) return undefined;
-        const finder = JSON.parse(open.meta) as FinderPart;
-        const [listed] = await rowsOn<LocationIdsRow>(
-          tx,
-          locationIdsStatement(finder.finder_id, finder.map_id),
-        );
-        const ids = listed?.location_ids ? listed.location_ids.split(',') : [];
+      return withSnapshot(token, singleBuild);
+    },
 
-        let slices: Slice[];
-        if (ids.length >= PARALLEL_MIN_LOCATIONS && parallelBuilds < maxParallelBuilds) {
-          // Two halves of the list at once, on this connection and a second one that imports
-          // this transaction's snapshot: the document reads one state of the database.
-          parallelBuilds++;
-          try {
-            const [row] = await rowsOn<{ id: string }>(tx, sql`select pg_export_snapshot() as id`);
-            const snapshot = row!.id;
-            if (!SNAPSHOT_ID.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
-            const half = Math.ceil(ids.length / 2);
-            slices = await Promise.all([
-              readSlice(tx, ids.slice(0, half), finder.workspace_id),
-              db.$client.begin(READ_ONLY_SNAPSHOT, async (second) => {
-                await second.unsafe(`set transaction snapshot '${snapshot}'`);
-                await rowsOn(second, BUILD_SETTINGS);
-                return readSlice(second, ids.slice(half), finder.workspace_id);
-              }),
-            ]);
-          } finally {
-            parallelBuilds--;
-          }
-        } else {
-          slices = [await readSlice(tx, ids, finder.workspace_id)];
+    /**
+     * What a publish writes: the single payload (as build), or from `chunkedFrom` locations on
+     * (null: never) the files of a chunked publish (chunked/chunked.files.ts), the locations
+     * split into areas (chunked/chunked.areas.ts). Undefined for an unknown token.
+     */
+    async buildForPublish(token: string, chunkedFrom: number | null): Promise<PublishedBuild | undefined> {
+      return withSnapshot(token, async (tx, finder, ids) => {
+        if (chunkedFrom === null || ids.length < chunkedFrom) {
+          return { kind: 'single', ...(await singleBuild(tx, finder, ids)) };
         }
-
-        const tagIds = [...new Set(slices.flatMap((slice) => slice.tagIds))];
-        const setIds = [...new Set(slices.flatMap((slice) => slice.setIds))];
-        const [tailRow] = await rowsOn<{ body: string }>(tx, tailStatement(tagIds, setIds));
-        const { sets, tags } = JSON.parse(tailRow!.body) as { sets: unknown; tags: unknown };
-        const frame = documentFrame(finder, { sets, tags });
-        // Every chunk of every slice, in payload order, commas between them.
-        const locations = slices
-          .flatMap((slice) => slice.chunks)
-          .flatMap((chunk, i) => (i === 0 ? [chunk] : [COMMA, chunk]));
-        return {
-          finderId: finder.finder_id,
-          workspaceId: finder.workspace_id,
-          mapId: finder.map_id,
-          token: finder.token,
-          authorizedUrls: finder.authorized_urls,
-          locationWorkspaceIds: [...new Set(slices.flatMap((slice) => slice.workspaceIds))],
-          json: Buffer.concat([Buffer.from(frame.before), ...locations, Buffer.from(frame.after)]),
-        };
+        const positions = await rowsOn<{ id: number; lat: number | null; lng: number | null }>(
+          tx,
+          sql`select id, lat, lng from locations where id = any(string_to_array(${ids.join(',')}, ',')::int[])`,
+        );
+        const placed = positions.filter(
+          (row): row is { id: number; lat: number; lng: number } => row.lat !== null && row.lng !== null,
+        );
+        const unplaced = positions.filter((row) => row.lat === null || row.lng === null).map((row) => row.id);
+        const areas = [
+          ...splitIntoAreas(placed),
+          ...chunksOf(
+            unplaced.sort((a, b) => a - b),
+            MAX_AREA_LOCATIONS,
+          ).map((group) => ({ ids: group, bounds: null })),
+        ];
+        const areaIds = areas.flatMap((area) => area.ids.map(String));
+        const groups = areas.flatMap((area, group) => area.ids.map(() => group));
+        const slices = await readDocuments(tx, finder, areaIds, groups);
+        const lists = await tailLists(tx, slices);
+        const bodies = new Map(
+          slices.flatMap((slice) => slice.chunks.map(({ chunk, body }) => [chunk, body])),
+        );
+        const files = chunkedFiles(
+          {
+            advanced_refinements: finder.advanced_refinements as PayloadFrame['advanced_refinements'],
+            authorized_urls: finder.authorized_urls,
+            custom_fields: finder.custom_fields,
+            id: finder.finder_id,
+            name: finder.name,
+            sets: lists.sets as PayloadFrame['sets'],
+            settings: finder.settings,
+            tags: lists.tags as PayloadFrame['tags'],
+            token: finder.token,
+          },
+          areas.map((area, group) => ({ documents: bodies.get(group)!, bounds: area.bounds })),
+        );
+        return { kind: 'chunked', ...builtParts(finder, slices), ...files };
       });
     },
 

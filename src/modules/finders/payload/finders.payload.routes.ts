@@ -74,7 +74,10 @@ export const finderPublishRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: publishResultSchema },
       },
     },
-    async (request) => service.publish(memberScope.actor(request), request.params.key),
+    async (request) => {
+      const { hash } = await service.publish(memberScope.actor(request), request.params.key);
+      return { hash };
+    },
   );
 
   app.get(

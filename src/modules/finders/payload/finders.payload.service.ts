@@ -3,9 +3,11 @@
 // delete; members of the finder's workspace). Publishing builds afresh, never from the cache.
 import type { Database } from '../../../db/client.ts';
 import type { Actor } from '../../../lib/actor.ts';
+import { mapWithConcurrency } from '../../../lib/concurrency.ts';
 import { createOriginNotAllowedError, finderAllowsOrigin } from '../../../lib/origins.ts';
 import type { Storage } from '../../../lib/storage/storage.ts';
 import { createFinderNotFoundError } from '../finders.errors.ts';
+import type { ChunkedManifest } from './chunked/chunked.files.ts';
 import { type CachedPayload, type PayloadCache, sha1Hex } from './finders.payload.cache.ts';
 import type { FinderPayloadRepository } from './finders.payload.repository.ts';
 
@@ -22,6 +24,10 @@ export const pointerKey = (token: string) => `finders/${token}/config.json`;
  * domain change; the widget reads it against the URL it fetched the pointer from.
  */
 export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
+/** A file of a chunked publish, by its path relative to the manifest (`c/{sha1}.json`, `i/{sha1}.json`). */
+export const chunkedFileKey = (token: string, path: string) => `finders/${token}/v/${path}`;
+/** Files of a chunked publish written at once. */
+const UPLOAD_CONCURRENCY = 8;
 
 /**
  * Every file of a finder: the pointer first, so a removal cut short never leaves it naming a
@@ -37,7 +43,15 @@ interface FinderPayloadServiceDeps {
   repository: FinderPayloadRepository;
   cache: PayloadCache;
   storage: Storage;
+  /** From this many locations a publish is chunked; null: never. */
+  chunkedFrom?: number | null;
   now?: () => Date;
+}
+
+/** What a publish wrote: its hash, and the files and bytes it uploaded (the pointer not counted). */
+export interface PublishResult {
+  hash: string;
+  uploaded: { files: number; bytes: number };
 }
 
 export function createFinderPayloadService({
@@ -45,8 +59,28 @@ export function createFinderPayloadService({
   repository,
   cache,
   storage,
+  chunkedFrom = null,
   now = () => new Date(),
 }: FinderPayloadServiceDeps) {
+  /**
+   * The files the published version names, when it is chunked (paths relative to it); none
+   * when it is not, or cannot be read (then every file is written again).
+   */
+  async function publishedChunkedFiles(token: string): Promise<Set<string>> {
+    try {
+      const pointer = await storage.get(pointerKey(token));
+      const url = pointer && (JSON.parse(pointer.body.toString('utf8')) as { url?: unknown }).url;
+      if (typeof url !== 'string' || !/^v\/[0-9a-f]{40}\.json$/.test(url)) return new Set();
+      const manifest = await storage.get(`${finderFolder(token)}${url}`);
+      const chunked =
+        manifest && (JSON.parse(manifest.body.toString('utf8')) as { chunked?: ChunkedManifest }).chunked;
+      if (!chunked) return new Set();
+      return new Set([chunked.index, ...chunked.areas.map((area) => area[0])]);
+    } catch {
+      return new Set();
+    }
+  }
+
   async function accessibleFinder(actor: Actor, token: string) {
     const finder = await repository.findAccessibleByToken(actor, token);
     if (!finder) throw createFinderNotFoundError();
@@ -71,17 +105,32 @@ export function createFinderPayloadService({
      * (or, on the local driver, fail on a folder that filled while it was emptied), and a
      * publish after a delete would leave files of a finder that no longer exists.
      */
-    async publish(actor: Actor, token: string): Promise<{ hash: string }> {
+    async publish(actor: Actor, token: string): Promise<PublishResult> {
       const finder = await accessibleFinder(actor, token);
-      const built = await repository.build(finder.token);
+      const built = await repository.buildForPublish(finder.token, chunkedFrom);
       if (!built) throw createFinderNotFoundError();
-      const body = built.json;
+      const body = built.kind === 'single' ? built.json : built.manifest;
       const hash = sha1Hex(body);
       const objectKey = versionKey(finder.token, hash);
       return db.transaction(async (tx) => {
         if (!(await repository.findAccessibleByToken(actor, token, { lock: true }, tx))) {
           throw createFinderNotFoundError();
         }
+        const uploaded = { files: 1, bytes: body.length };
+        if (built.kind === 'chunked') {
+          // Files the published version already names exist under the same name, same bytes.
+          const published = await publishedChunkedFiles(finder.token);
+          const files = built.files.filter((file) => !published.has(file.path));
+          await mapWithConcurrency(files, UPLOAD_CONCURRENCY, (file) =>
+            storage.put(chunkedFileKey(finder.token, file.path), file.body, {
+              contentType: JSON_TYPE,
+              cacheControl: VERSIONED_CACHE_CONTROL,
+            }),
+          );
+          uploaded.files += files.length;
+          uploaded.bytes += files.reduce((sum, file) => sum + file.body.length, 0);
+        }
+        // The manifest after the files it names.
         await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
         const publishedAt = now();
         // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
@@ -97,7 +146,7 @@ export function createFinderPayloadService({
         // The history keeps the file's public URL at the time of the publish.
         const url = storage.publicUrl(objectKey);
         await repository.recordPublication({ finderId: finder.id, hash, objectKey, url, publishedAt }, tx);
-        return { hash };
+        return { hash, uploaded };
       });
     },
 

@@ -1,0 +1,122 @@
+// The areas a chunked publish splits a finder's locations into (docs/api.md, Publishing: chunked
+// finders): each a detail file of at most MAX_AREA_LOCATIONS locations that lie close together,
+// so a visitor's first list needs one or a few of them. Cells of the geohash grid (ngeohash's
+// integer form: each 2 more bits halve a cell both ways), split into their 4 children while they
+// hold too many; runs of neighbouring children that fit together share one area, so a sparse
+// region is not cut into many tiny files. An edit changes the areas of its own cell only:
+// elsewhere the files keep their bytes, and so their names.
+import ngeohash from 'ngeohash';
+
+/** Locations of one area's file at most, but where more share one point (below). */
+export const MAX_AREA_LOCATIONS = 256;
+/** Geohash bits: 26 a coordinate, a cell of about 60 by 30 centimetres at the finest. */
+const BITS = 52;
+/** Bits per split: the 4 quarters of a cell. */
+const STEP = 2;
+
+export interface PlacedLocation {
+  id: number;
+  lat: number;
+  lng: number;
+}
+
+export interface Area {
+  /** By id, ascending. */
+  ids: number[];
+  /** The smallest box around them: [south, west, north, east], degrees. */
+  bounds: [number, number, number, number];
+}
+
+interface Hashed extends PlacedLocation {
+  hash: number;
+}
+
+/** The cell of `depth` bits a hash lies in, as a number. */
+const cellOf = (hash: number, depth: number) => Math.floor(hash / 2 ** (BITS - depth));
+
+/**
+ * The areas of `locations`, in geohash order (neighbouring areas mostly follow each other).
+ * Locations sharing one cell of the finest grid (the same point) beyond MAX_AREA_LOCATIONS are
+ * cut into files of that many by id.
+ */
+export function splitIntoAreas(locations: readonly PlacedLocation[], max = MAX_AREA_LOCATIONS): Area[] {
+  const hashed: Hashed[] = locations.map((location) => ({
+    ...location,
+    hash: ngeohash.encode_int(location.lat, location.lng, BITS),
+  }));
+  hashed.sort((a, b) => a.hash - b.hash || a.id - b.id);
+  const areas: Area[] = [];
+
+  // The locations from `from` to `to` share their first `depth` geohash bits.
+  const split = (from: number, to: number, depth: number): void => {
+    if (to - from <= max) {
+      areas.push(areaOf(hashed.slice(from, to)));
+      return;
+    }
+    if (depth === BITS) {
+      for (let start = from; start < to; start += max)
+        areas.push(areaOf(hashed.slice(start, Math.min(start + max, to))));
+      return;
+    }
+    // The children cells present, as runs of the sorted list, each found by a binary search
+    // for where the next child's hashes begin.
+    const childSize = 2 ** (BITS - depth - STEP);
+    const firstChild = cellOf(hashed[from]!.hash, depth) * 2 ** STEP;
+    const children: [number, number][] = [];
+    for (let child = 0, start = from; child < 2 ** STEP && start < to; child++) {
+      const end = firstIndexFrom(hashed, (firstChild + child + 1) * childSize, start, to);
+      if (end > start) children.push([start, end]);
+      start = end;
+    }
+    // Neighbouring children that fit together make one area; a child too large is split further.
+    let run: [number, number] | undefined;
+    const closeRun = () => {
+      if (run) areas.push(areaOf(hashed.slice(run[0], run[1])));
+      run = undefined;
+    };
+    for (const [start, end] of children) {
+      if (end - start > max) {
+        closeRun();
+        split(start, end, depth + STEP);
+      } else if (run && end - run[0] <= max) {
+        run[1] = end;
+      } else {
+        closeRun();
+        run = [start, end];
+      }
+    }
+    closeRun();
+  };
+
+  if (hashed.length > 0) split(0, hashed.length, 0);
+  return areas;
+}
+
+/** The first index from `from` to `to` (sorted by hash) whose hash is `hash` or more; `to` when none. */
+function firstIndexFrom(hashed: Hashed[], hash: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (hashed[middle]!.hash < hash) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function areaOf(members: Hashed[]): Area {
+  let south = 90;
+  let west = 180;
+  let north = -90;
+  let east = -180;
+  for (const { lat, lng } of members) {
+    south = Math.min(south, lat);
+    north = Math.max(north, lat);
+    west = Math.min(west, lng);
+    east = Math.max(east, lng);
+  }
+  return {
+    ids: members.map((member) => member.id).sort((a, b) => a - b),
+    bounds: [south, west, north, east],
+  };
+}
