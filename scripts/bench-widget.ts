@@ -340,7 +340,9 @@ async function main() {
     await edit(sql`select l.id from locations l where l.id in (${ofFinder})
       order by (l.lat - 47) ^ 2 + (l.lng - 8) ^ 2 limit 1000`);
     await chunkedPublish('after editing the 1,000 nearest to one point', total);
-    await edit(sql`select l.id from locations l where l.id in (${ofFinder}) order by md5(l.id::text) limit 1000`);
+    await edit(
+      sql`select l.id from locations l where l.id in (${ofFinder}) order by md5(l.id::text) limit 1000`,
+    );
     await chunkedPublish('after editing 1,000 spread over the chain', total);
 
     console.log(
