@@ -44,6 +44,8 @@ import {
 } from './modules/custom-fields/custom-fields.schemas.ts';
 import {
   createFinderBodySchema,
+  finderRuleOutputSchema,
+  finderRuleSchema,
   finderSchema,
   integrationSchema,
   updateFinderBodySchema,
@@ -132,6 +134,9 @@ export const namedSchemas: Record<string, z.ZodType> = {
   Finder: finderSchema,
   CreateFinder: createFinderBodySchema,
   UpdateFinder: updateFinderBodySchema,
+  // A finder's rule (docs/api.md, Finders): as answered, and as sent.
+  FinderRule: finderRuleOutputSchema,
+  SetFinderRule: finderRuleSchema,
   FinderIntegration: integrationSchema,
   FinderPayload: finderWidgetPayloadSchema,
   FinderPayloadLocation: payloadLocationSchema,

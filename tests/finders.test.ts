@@ -53,6 +53,7 @@ interface FinderJson {
   advanced_refinements: unknown[];
   authorized_urls: string[];
   locations: { location_id: number; sort_order: number }[];
+  rule: { tag_ids: number[]; set_ids: number[]; countries: string[] } | null;
   maps: number[];
   created_at: string;
   updated_at: string;
@@ -109,6 +110,7 @@ describe('POST /api/finders', () => {
       advanced_refinements: [],
       authorized_urls: [],
       locations: [],
+      rule: null,
       maps: [expect.any(Number)],
       created_at: isoTime,
       updated_at: isoTime,

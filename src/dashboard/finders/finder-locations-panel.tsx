@@ -1,10 +1,11 @@
-// Which locations the finder shows: those of the categories (sets) linked to its backing map,
-// the map's own, and the finder's own list. The total counts each location once, as the widget
+// Which locations the finder shows: those its rule matches, those of the categories (sets)
+// linked to its backing map, the map's own, and the finder's own list. The total counts each location once, as the widget
 // and GET /locations?finder_id= do.
 import { formatNumber, t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { FinderCategories } from './finder-categories.tsx';
 import { FinderOwnLocations } from './finder-own-locations.tsx';
+import { FinderRule } from './finder-rule.tsx';
 import { useShownTotal } from './use-finder-sources.ts';
 import type { Finder } from './use-finders.ts';
 
@@ -22,6 +23,7 @@ export function FinderLocationsPanel({ finder }: { finder: Finder }) {
             : t('finder_sources.shown', { count: formatNumber(shown.data) })}
         </p>
       )}
+      <FinderRule finder={finder} />
       <FinderCategories finder={finder} />
       <FinderOwnLocations finder={finder} />
     </>

@@ -339,6 +339,24 @@ export const en = {
   'finder_locations.too_many':
     'The workspace has {count} locations; a finder lists at most {max} of its own.',
 
+  'finder_rule.title': 'Which locations',
+  'finder_rule.intro':
+    'Besides the categories and locations below, the finder can show locations of the workspace by a rule. It follows the workspace: locations added, changed or deleted show at once.',
+  'finder_rule.mode': 'Locations shown by a rule',
+  'finder_rule.none': 'None: only the categories and locations below',
+  'finder_rule.all': 'All locations of the workspace',
+  'finder_rule.some': 'Those with these tags, in these categories, in these countries',
+  'finder_rule.some_hint':
+    'A location shows when it has any of the tags, is in any of the categories and in one of the countries you choose; a list left empty does not narrow.',
+  'finder_rule.tags': 'With any of these tags',
+  'finder_rule.categories': 'In any of these categories',
+  'finder_rule.countries': 'In one of these countries',
+  'finder_rule.countries_chosen': 'Countries chosen',
+  'finder_rule.countries_none': 'Any country',
+  'finder_rule.country_add': 'Add a country',
+  'finder_rule.country_hint': "Type a country's name and pick it from the list.",
+  'finder_rule.country_remove': 'Remove {name}',
+  'finder_rule.save': 'Save rule',
   'finder_sources.shown': 'The finder shows {count} locations in all, each once.',
   'finder_sources.categories': 'Categories',
   'finder_sources.categories_intro':

@@ -17,3 +17,17 @@ export const createForeignLocationsError = (ids: number[]) =>
   createValidationError({
     locations: [`These locations do not exist or are not in the finder's workspace: ${describeIds(ids)}.`],
   });
+
+/**
+ * Rule ids that are not the workspace's, each named by its place in what was sent
+ * (`rule.tag_ids.2`); unknown ids and ids of another workspace read the same.
+ */
+export const createForeignRuleIdsError = (refused: { path: string; what: 'tag' | 'set'; id: number }[]) =>
+  createValidationError(
+    Object.fromEntries(
+      refused.map(({ path, what, id }) => [
+        path,
+        [`The ${what} ${id} does not exist or is not in the finder's workspace.`],
+      ]),
+    ),
+  );

@@ -9,13 +9,18 @@ import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page } from '../../lib/pagination.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
+import { setsTable } from '../sets/sets.table.ts';
+import { tagsTable } from '../tags/tags.table.ts';
 import { accessibleWorkspace, listedWorkspace } from '../workspaces/workspaces.access.ts';
-import type { FinderLocationInput } from './finders.schemas.ts';
+import { countryNames } from './finders.rule.ts';
+import type { FinderLocationInput, FinderRuleIds, FinderRuleInput } from './finders.schemas.ts';
 import {
   type AutocompleteProvider,
   type FinderRow,
   finderIntegrationsTable,
   finderLocationsTable,
+  finderRuleSetsTable,
+  finderRuleTagsTable,
   findersTable,
 } from './finders.table.ts';
 
@@ -159,6 +164,80 @@ export function createFindersRepository(db: Executor) {
             locations.map((location) => location.locationId),
           )}::int[], ${sql.param(locations.map((location) => location.sortOrder))}::int[]) as input(location_id, sort_order)`,
         );
+    },
+
+    /** Each finder's rule tag and set ids, ascending. */
+    async ruleIdsOf(finderIds: readonly number[], tx: Executor = db): Promise<Map<number, FinderRuleIds>> {
+      const byFinder = new Map<number, FinderRuleIds>(
+        finderIds.map((id) => [id, { tagIds: [], setIds: [] }]),
+      );
+      if (finderIds.length === 0) return byFinder;
+      const tags = await tx
+        .select()
+        .from(finderRuleTagsTable)
+        .where(anyOf(finderRuleTagsTable.finderId, finderIds))
+        .orderBy(asc(finderRuleTagsTable.tagId));
+      const sets = await tx
+        .select()
+        .from(finderRuleSetsTable)
+        .where(anyOf(finderRuleSetsTable.finderId, finderIds))
+        .orderBy(asc(finderRuleSetsTable.setId));
+      for (const row of tags) byFinder.get(row.finderId)?.tagIds.push(row.tagId);
+      for (const row of sets) byFinder.get(row.finderId)?.setIds.push(row.setId);
+      return byFinder;
+    },
+
+    /**
+     * Of `ids`, the tags (sets) of the workspace, key-share locked like the locations above: a
+     * tag deleted meanwhile waits for the commit, then takes its rule rows with it.
+     */
+    async ruleIdsInWorkspace(
+      kind: 'tags' | 'sets',
+      workspaceId: number,
+      ids: readonly number[],
+      tx: Executor = db,
+    ): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const table = kind === 'tags' ? tagsTable : setsTable;
+      const rows = await tx
+        .select({ id: table.id })
+        .from(table)
+        .where(and(anyOf(table.id, ids), eq(table.workspaceId, workspaceId)))
+        .for('key share');
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** Afterwards the finder has exactly `rule` (null: none); ids are stored once each. */
+    async replaceRule(finderId: number, rule: FinderRuleInput | null, tx: Executor = db): Promise<void> {
+      await tx.delete(finderRuleTagsTable).where(eq(finderRuleTagsTable.finderId, finderId));
+      await tx.delete(finderRuleSetsTable).where(eq(finderRuleSetsTable.finderId, finderId));
+      await tx
+        .update(findersTable)
+        .set({
+          ruleCountries: rule?.countries ?? null,
+          // Folded by PostgreSQL, as the location's side of the comparison is (finders.rule.ts).
+          ruleCountryNames: sql`array(select distinct lower(n) from unnest(${sql.param(
+            rule ? countryNames(rule.countries) : [],
+          )}::text[]) n order by 1)`,
+          ruleHasTags: (rule?.tagIds.length ?? 0) > 0,
+          ruleHasSets: (rule?.setIds.length ?? 0) > 0,
+        })
+        .where(eq(findersTable.id, finderId));
+      if (!rule) return;
+      if (rule.tagIds.length > 0) {
+        await tx
+          .insert(finderRuleTagsTable)
+          .select(
+            sql`select distinct ${finderId}::int, tag_id from unnest(${sql.param(rule.tagIds)}::int[]) as input(tag_id)`,
+          );
+      }
+      if (rule.setIds.length > 0) {
+        await tx
+          .insert(finderRuleSetsTable)
+          .select(
+            sql`select distinct ${finderId}::int, set_id from unnest(${sql.param(rule.setIds)}::int[]) as input(set_id)`,
+          );
+      }
     },
 
     /** The providers the finder holds a key for. */

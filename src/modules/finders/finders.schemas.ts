@@ -3,6 +3,7 @@
 // so every refused element is named by its dotted path (`advanced_refinements.0.conditions.1.op`).
 // A list given as null means the same as [] (as on maps); an absent key leaves it unchanged.
 import { z } from 'zod';
+import { isCountryCode } from '../../lib/countries.ts';
 import { formatOriginRule, parseOriginRule } from '../../lib/origins.ts';
 import { bodyIdSchema, idSchema, nameSchema } from '../../lib/schemas.ts';
 import {
@@ -27,6 +28,9 @@ export const FINDER_LIMITS = {
   authorizedUrls: 100,
   authorizedUrlLength: 255,
   locations: 10_000,
+  /** Tag ids, set ids and countries of a rule, each. */
+  ruleIds: 1000,
+  ruleCountries: 250,
 } as const;
 
 const MAX_INTEGER = 2_147_483_647;
@@ -293,11 +297,69 @@ const locationsSchema = listOf(finderLocationSchema, 'locations', FINDER_LIMITS.
   );
 export type FinderLocationInput = { locationId: number; sortOrder: number };
 
+// --- rule -----------------------------------------------------------------------------------
+
+const COUNTRY_MESSAGE = 'Each country must be an ISO 3166-1 alpha-2 code (DE, fr).';
+
+const ruleListOf = <T extends z.ZodType>(element: T, field: string, max: number) =>
+  z
+    .array(element, { error: `The ${field} field must be an array.` })
+    .max(max, `The ${field} field may not have more than ${max} entries.`)
+    .optional();
+
+/**
+ * A finder's rule as sent: each list optional (absent = []). Ids are kept as sent, repeats
+ * included, so that the service names a refused one by its place (`rule.tag_ids.2`); they are
+ * deduplicated when stored. Countries are stored upper case, once each.
+ */
+export const finderRuleSchema = z
+  .object(
+    {
+      tag_ids: ruleListOf(bodyIdSchema('tag id'), 'tag_ids', FINDER_LIMITS.ruleIds),
+      set_ids: ruleListOf(bodyIdSchema('set id'), 'set_ids', FINDER_LIMITS.ruleIds),
+      countries: ruleListOf(
+        z
+          .string({ error: COUNTRY_MESSAGE })
+          .trim()
+          .refine(isCountryCode, COUNTRY_MESSAGE)
+          .transform((code) => code.toUpperCase()),
+        'countries',
+        FINDER_LIMITS.ruleCountries,
+      ),
+    },
+    { error: 'The rule must be an object {tag_ids?, set_ids?, countries?} or null.' },
+  )
+  .strict()
+  .transform(
+    (rule): FinderRuleInput => ({
+      tagIds: rule.tag_ids ?? [],
+      setIds: rule.set_ids ?? [],
+      countries: [...new Set(rule.countries ?? [])].sort(),
+    }),
+  );
+export interface FinderRuleInput {
+  tagIds: number[];
+  setIds: number[];
+  countries: string[];
+}
+
+/** A finder's rule as answered: ids ascending, once each; countries upper case, ascending. */
+export const finderRuleOutputSchema = z.object({
+  tag_ids: z.array(z.number().int()),
+  set_ids: z.array(z.number().int()),
+  countries: z.array(z.string()),
+});
+export type FinderRulePayload = z.infer<typeof finderRuleOutputSchema>;
+
+/** `null` removes the rule; absent leaves it. */
+const ruleFieldSchema = finderRuleSchema.nullable().optional();
+
 // --- bodies and output ----------------------------------------------------------------------
 
 export const createFinderBodySchema = z.object({
   name: nameSchema,
   workspace_id: bodyIdSchema('workspace id'),
+  rule: ruleFieldSchema,
 });
 export type CreateFinderBody = z.infer<typeof createFinderBodySchema>;
 
@@ -307,6 +369,7 @@ export const updateFinderBodySchema = z.object({
   advanced_refinements: refinementsSchema,
   authorized_urls: authorizedUrlsSchema,
   locations: locationsSchema,
+  rule: ruleFieldSchema,
 });
 export type UpdateFinderBody = Partial<z.infer<typeof updateFinderBodySchema>>;
 
@@ -329,13 +392,36 @@ export const finderSchema = z.object({
   ),
   authorized_urls: z.array(z.string()),
   locations: z.array(z.object({ location_id: z.number().int(), sort_order: z.number().int() })),
+  rule: finderRuleOutputSchema.nullable(),
   maps: z.array(z.number().int()),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type FinderPayload = z.infer<typeof finderSchema>;
 
-export const toFinderPayload = (row: FinderRow, locations: FinderLocationInput[]): FinderPayload => ({
+/** The rule's stored tag and set ids of one finder (ascending). */
+export interface FinderRuleIds {
+  tagIds: number[];
+  setIds: number[];
+}
+
+/**
+ * The rule as answered. A rule one of whose criteria lost every tag (set) it named, by their
+ * deletion, matches no location (finders.shown-locations.ts): it is answered as null, which
+ * shows exactly that, rather than as `[]`, which sent back would match every location.
+ */
+function ruleAnswer(row: FinderRow, ids: FinderRuleIds): FinderRulePayload | null {
+  if (row.ruleCountries === null) return null;
+  if ((row.ruleHasTags && ids.tagIds.length === 0) || (row.ruleHasSets && ids.setIds.length === 0))
+    return null;
+  return { tag_ids: ids.tagIds, set_ids: ids.setIds, countries: row.ruleCountries };
+}
+
+export const toFinderPayload = (
+  row: FinderRow,
+  locations: FinderLocationInput[],
+  ruleIds: FinderRuleIds,
+): FinderPayload => ({
   id: row.id,
   workspace_id: row.workspaceId,
   name: row.name,
@@ -347,6 +433,7 @@ export const toFinderPayload = (row: FinderRow, locations: FinderLocationInput[]
     location_id: location.locationId,
     sort_order: location.sortOrder,
   })),
+  rule: ruleAnswer(row, ruleIds),
   maps: row.mapId === null ? [] : [row.mapId],
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),

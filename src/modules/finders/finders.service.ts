@@ -12,11 +12,16 @@ import type { FinderChangeListener } from '../../lib/payload-changes.ts';
 import type { MapsRepository } from '../maps/maps.repository.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createWorkspaceNotFoundError } from '../workspaces/workspaces.errors.ts';
-import { createFinderNotFoundError, createForeignLocationsError } from './finders.errors.ts';
+import {
+  createFinderNotFoundError,
+  createForeignLocationsError,
+  createForeignRuleIdsError,
+} from './finders.errors.ts';
 import type { FindersRepository, FinderValues } from './finders.repository.ts';
 import {
   type CreateFinderBody,
   type FinderPayload,
+  type FinderRuleInput,
   toFinderPayload,
   type UpdateFinderBody,
 } from './finders.schemas.ts';
@@ -54,11 +59,27 @@ export function createFindersService({
   logger,
 }: FindersServiceDeps) {
   async function payloadsOf(rows: FinderRow[], tx: Executor): Promise<FinderPayload[]> {
-    const locations = await finders.locationsOf(
-      rows.map((row) => row.id),
-      tx,
+    const ids = rows.map((row) => row.id);
+    const locations = await finders.locationsOf(ids, tx);
+    const ruleIds = await finders.ruleIdsOf(ids, tx);
+    return rows.map((row) =>
+      toFinderPayload(row, locations.get(row.id) ?? [], ruleIds.get(row.id) ?? { tagIds: [], setIds: [] }),
     );
-    return rows.map((row) => toFinderPayload(row, locations.get(row.id) ?? []));
+  }
+
+  /** Refuses (422, every element named) rule tags and sets that are not the workspace's. */
+  async function checkRule(workspaceId: number, rule: FinderRuleInput, tx: Executor): Promise<void> {
+    const refused: { path: string; what: 'tag' | 'set'; id: number }[] = [];
+    for (const [kind, what, ids] of [
+      ['tags', 'tag', rule.tagIds],
+      ['sets', 'set', rule.setIds],
+    ] as const) {
+      const found = await finders.ruleIdsInWorkspace(kind, workspaceId, [...new Set(ids)], tx);
+      ids.forEach((id, index) => {
+        if (!found.has(id)) refused.push({ path: `rule.${what}_ids.${index}`, what, id });
+      });
+    }
+    if (refused.length > 0) throw createForeignRuleIdsError(refused);
   }
 
   const payloadOf = async (row: FinderRow, tx: Executor) => (await payloadsOf([row], tx))[0]!;
@@ -101,10 +122,15 @@ export function createFindersService({
         const map = await maps.insert({ title: body.name, description: null }, tx);
         await maps.insertLinks('owners', map.id, [actor.userId], tx);
         await maps.insertLinks('workspaces', map.id, [body.workspace_id], tx);
-        const row = await finders.insert(
+        if (body.rule) await checkRule(body.workspace_id, body.rule, tx);
+        let row = await finders.insert(
           { workspaceId: body.workspace_id, name: body.name, token: randomToken(), mapId: map.id },
           tx,
         );
+        if (body.rule) {
+          await finders.replaceRule(row.id, body.rule, tx);
+          row = (await finders.find(actor, row.id, {}, tx))!;
+        }
         return payloadOf(row, tx);
       });
     },
@@ -124,11 +150,13 @@ export function createFindersService({
           const refused = ids.filter((locationId) => !found.has(locationId));
           if (refused.length > 0) throw createForeignLocationsError(refused.sort((a, b) => a - b));
         }
+        if (body.rule) await checkRule(finder.workspaceId, body.rule, tx);
         const values: Partial<FinderValues> = {};
         if (body.name !== undefined) values.name = body.name;
         if (body.settings !== undefined) values.settings = body.settings;
         if (body.advanced_refinements !== undefined) values.advancedRefinements = body.advanced_refinements;
         if (body.authorized_urls !== undefined) values.authorizedUrls = body.authorized_urls;
+        if (body.rule !== undefined) await finders.replaceRule(id, body.rule, tx);
         const row = await finders.update(id, values, tx);
         if (body.locations !== undefined) await finders.replaceLocations(id, body.locations, tx);
         return payloadOf(row, tx);

@@ -1,5 +1,6 @@
 // Which locations a finder shows (docs/api.md, Finders): its own list, its backing map's direct
-// locations and the locations of the map's sets, each once. The one statement of the rule, read
+// locations, the locations of the map's sets and the locations of its workspace its rule
+// matches, each once. The one statement of the rule, read
 // by the location list's finder filter (finderLocationsOf), the analytics' check of a batch's
 // location ids and the widget payload (its locations, in their order, and the workspaces its
 // cache depends on).
@@ -17,6 +18,11 @@ const value = (id: number | SQL): SQL => (typeof id === 'number' ? sql`${id}::in
  * those of them: each branch then probes its primary key or location index for those ids rather
  * than reading all of a finder's locations, so the check costs the same at 100,000 locations
  * as at ten.
+ *
+ * The rule's branch reads the finder's row (no rows when rule_countries is null: no rule) and
+ * the locations of its workspace, each meeting every criterion the rule has: one of its tags,
+ * one of its sets, a country among its spellings. A criterion whose tags (sets) were all
+ * deleted still holds (rule_has_tags) and matches nothing.
  */
 export function shownLocations(
   finderId: number | SQL,
@@ -27,10 +33,22 @@ export function shownLocations(
     among === undefined ? sql`` : sql` and ${sql.raw(column)} = any(${sql.param(among)}::int[])`;
   const own = sql`select fl.location_id, fl.sort_order as pos from finder_locations fl
     where fl.finder_id = ${value(finderId)}${amongIds('fl.location_id')}`;
+  const rule = sql`select l.id, null from finders rf
+      join locations l on l.workspace_id = rf.workspace_id
+    where rf.id = ${value(finderId)} and rf.rule_countries is not null${amongIds('l.id')}
+      and (cardinality(rf.rule_countries) = 0 or lower(btrim(l.country)) = any(rf.rule_country_names))
+      and (not rf.rule_has_tags or exists (select from location_tags lt
+        join finder_rule_tags rt on rt.tag_id = lt.tag_id and rt.finder_id = rf.id where lt.location_id = l.id))
+      and (not rf.rule_has_sets or exists (select from location_sets ls
+        join finder_rule_sets rs on rs.set_id = ls.set_id and rs.finder_id = rf.id where ls.location_id = l.id))`;
   const branches =
     mapId === null
-      ? own
+      ? sql`${own}
+    union all
+    ${rule}`
       : sql`${own}
+    union all
+    ${rule}
     union all
     select ml.location_id, null from map_locations ml where ml.map_id = ${value(mapId)}${amongIds('ml.location_id')}
     union all

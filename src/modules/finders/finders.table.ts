@@ -3,10 +3,23 @@
 // its finder. The backing map is referenced with set null: deleting the map leaves the finder
 // without it (docs/api.md, Maps); the reverse (finder delete removes its map) is done by the
 // service, since a map is not owned by a finder in the schema.
-import { index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { oneOf, timestamps, timestamptz } from '../../db/columns.ts';
 import { locationsTable } from '../locations/locations.table.ts';
 import { mapsTable } from '../maps/maps.table.ts';
+import { setsTable } from '../sets/sets.table.ts';
+import { tagsTable } from '../tags/tags.table.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 
 /** One flat key-value pair of the design configuration (docs/api.md, Finders). */
@@ -48,6 +61,25 @@ export const findersTable = pgTable(
     advancedRefinements: jsonb().$type<AdvancedRefinement[]>().notNull().default([]),
     /** Origins or bare hosts (optionally `*.`-prefixed) allowed to load the widget; empty allows all. */
     authorizedUrls: jsonb().$type<string[]>().notNull().default([]),
+    /**
+     * The rule (docs/api.md, Finders): null when the finder has none; else its countries as
+     * ISO 3166-1 alpha-2 codes, upper case, ascending ([] = any country). Its tags and sets are
+     * the rows of finder_rule_tags and finder_rule_sets.
+     */
+    ruleCountries: text().array(),
+    /**
+     * What a location's `country` is compared with: every spelling of the rule's countries
+     * (the code, the English and German names), lower case; written with rule_countries.
+     */
+    ruleCountryNames: text().array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Whether the rule names tags (sets): set when it is saved with some. Deleting its tags
+     * (sets) removes their rows but leaves this: the criterion then matches no location, where
+     * an empty list would match every one (a deletion never widens what a finder shows), and
+     * the rule is answered as null (finders.schemas.ts).
+     */
+    ruleHasTags: boolean().notNull().default(false),
+    ruleHasSets: boolean().notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -73,6 +105,34 @@ export const finderLocationsTable = pgTable(
     primaryKey({ columns: [t.finderId, t.locationId] }),
     index('finder_locations_location_id_idx').on(t.locationId),
   ],
+);
+
+/** The tags of a finder's rule (a location matches with any of them); they go with the tag. */
+export const finderRuleTagsTable = pgTable(
+  'finder_rule_tags',
+  {
+    finderId: integer()
+      .notNull()
+      .references(() => findersTable.id, { onDelete: 'cascade' }),
+    tagId: integer()
+      .notNull()
+      .references(() => tagsTable.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.finderId, t.tagId] }), index('finder_rule_tags_tag_id_idx').on(t.tagId)],
+);
+
+/** The sets of a finder's rule (a location matches in any of them); they go with the set. */
+export const finderRuleSetsTable = pgTable(
+  'finder_rule_sets',
+  {
+    finderId: integer()
+      .notNull()
+      .references(() => findersTable.id, { onDelete: 'cascade' }),
+    setId: integer()
+      .notNull()
+      .references(() => setsTable.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.finderId, t.setId] }), index('finder_rule_sets_set_id_idx').on(t.setId)],
 );
 
 export const autocompleteProviders = ['google', 'mapbox', 'here', 'tomtom', 'geoapify'] as const;
