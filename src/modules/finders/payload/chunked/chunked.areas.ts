@@ -27,10 +27,6 @@ export interface Area {
   bounds: [number, number, number, number];
 }
 
-interface Hashed extends PlacedLocation {
-  hash: number;
-}
-
 /** The cell of `depth` bits a hash lies in, as a number. */
 const cellOf = (hash: number, depth: number) => Math.floor(hash / 2 ** (BITS - depth));
 
@@ -40,38 +36,69 @@ const cellOf = (hash: number, depth: number) => Math.floor(hash / 2 ** (BITS - d
  * cut into files of that many by id.
  */
 export function splitIntoAreas(locations: readonly PlacedLocation[], max = MAX_AREA_LOCATIONS): Area[] {
-  const hashed: Hashed[] = locations.map((location) => ({
-    ...location,
-    hash: ngeohash.encode_int(location.lat, location.lng, BITS),
-  }));
-  hashed.sort((a, b) => a.hash - b.hash || a.id - b.id);
+  // Typed arrays and an order of indexes: a sort of 100,000 objects took ten times as long.
+  const hashes = new Float64Array(locations.length);
+  for (let i = 0; i < locations.length; i++) {
+    hashes[i] = ngeohash.encode_int(locations[i]!.lat, locations[i]!.lng, BITS);
+  }
+  const order = Array.from(locations, (_, i) => i).sort(
+    (a, b) => hashes[a]! - hashes[b]! || locations[a]!.id - locations[b]!.id,
+  );
+  const hashAt = (k: number) => hashes[order[k]!]!;
+  const areaOf = (from: number, to: number): Area => {
+    const members = order.slice(from, to).map((i) => locations[i]!);
+    let south = 90;
+    let west = 180;
+    let north = -90;
+    let east = -180;
+    for (const { lat, lng } of members) {
+      south = Math.min(south, lat);
+      north = Math.max(north, lat);
+      west = Math.min(west, lng);
+      east = Math.max(east, lng);
+    }
+    return {
+      ids: members.map((member) => member.id).sort((a, b) => a - b),
+      bounds: [south, west, north, east],
+    };
+  };
+  /** The first position from `from` to `to` whose hash is `hash` or more; `to` when none. */
+  const firstFrom = (hash: number, from: number, to: number) => {
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (hashAt(middle) < hash) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
   const areas: Area[] = [];
 
-  // The locations from `from` to `to` share their first `depth` geohash bits.
+  // The locations from `from` to `to` of the order share their first `depth` geohash bits.
   const split = (from: number, to: number, depth: number): void => {
     if (to - from <= max) {
-      areas.push(areaOf(hashed.slice(from, to)));
+      areas.push(areaOf(from, to));
       return;
     }
     if (depth === BITS) {
-      for (let start = from; start < to; start += max)
-        areas.push(areaOf(hashed.slice(start, Math.min(start + max, to))));
+      for (let start = from; start < to; start += max) areas.push(areaOf(start, Math.min(start + max, to)));
       return;
     }
-    // The children cells present, as runs of the sorted list, each found by a binary search
-    // for where the next child's hashes begin.
+    // The children cells present, as runs of the order, each found by a binary search for where
+    // the next child's hashes begin.
     const childSize = 2 ** (BITS - depth - STEP);
-    const firstChild = cellOf(hashed[from]!.hash, depth) * 2 ** STEP;
+    const firstChild = cellOf(hashAt(from), depth) * 2 ** STEP;
     const children: [number, number][] = [];
     for (let child = 0, start = from; child < 2 ** STEP && start < to; child++) {
-      const end = firstIndexFrom(hashed, (firstChild + child + 1) * childSize, start, to);
+      const end = firstFrom((firstChild + child + 1) * childSize, start, to);
       if (end > start) children.push([start, end]);
       start = end;
     }
     // Neighbouring children that fit together make one area; a child too large is split further.
     let run: [number, number] | undefined;
     const closeRun = () => {
-      if (run) areas.push(areaOf(hashed.slice(run[0], run[1])));
+      if (run) areas.push(areaOf(run[0], run[1]));
       run = undefined;
     };
     for (const [start, end] of children) {
@@ -88,35 +115,6 @@ export function splitIntoAreas(locations: readonly PlacedLocation[], max = MAX_A
     closeRun();
   };
 
-  if (hashed.length > 0) split(0, hashed.length, 0);
+  if (locations.length > 0) split(0, locations.length, 0);
   return areas;
-}
-
-/** The first index from `from` to `to` (sorted by hash) whose hash is `hash` or more; `to` when none. */
-function firstIndexFrom(hashed: Hashed[], hash: number, from: number, to: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (hashed[middle]!.hash < hash) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-function areaOf(members: Hashed[]): Area {
-  let south = 90;
-  let west = 180;
-  let north = -90;
-  let east = -180;
-  for (const { lat, lng } of members) {
-    south = Math.min(south, lat);
-    north = Math.max(north, lat);
-    west = Math.min(west, lng);
-    east = Math.max(east, lng);
-  }
-  return {
-    ids: members.map((member) => member.id).sort((a, b) => a - b),
-    bounds: [south, west, north, east],
-  };
 }
