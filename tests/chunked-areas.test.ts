@@ -3,6 +3,7 @@
 // point, bounds that hold their members and never cross the antimeridian; locations on grid
 // lines, at the poles and on the antimeridian; an added location leaves other areas as they were.
 import { describe, expect, it } from 'vitest';
+import { areaCenter, distanceKm } from '../src/lib/geo.ts';
 import {
   type Area,
   MAX_AREA_LOCATIONS,
@@ -34,6 +35,9 @@ function expectPartition(locations: PlacedLocation[], areas: Area[]) {
       expect(lng).toBeGreaterThanOrEqual(west);
       expect(lng).toBeLessThanOrEqual(east);
     }
+    // Every member lies within the radius of the bounds' middle: the widget's lower bound holds.
+    const center = areaCenter(area.bounds);
+    for (const member of members) expect(distanceKm(center, member)).toBeLessThanOrEqual(area.radiusKm);
     const onePoint = members.every((m) => m.lat === members[0]!.lat && m.lng === members[0]!.lng);
     if (!onePoint) expect(area.ids.length).toBeLessThanOrEqual(MAX_AREA_LOCATIONS);
   }

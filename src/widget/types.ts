@@ -1,5 +1,7 @@
 // The finder payload the widget reads: the same JSON from the CDN's versioned file and from
 // GET /api/ext/finders/details/{token} (docs/api.md, "Widget: settings keys and behaviour").
+
+import type { LatLng } from '../lib/geo.ts';
 import type { SpecialDay, WeeklyHours } from '../lib/hours/hours.model.ts';
 import type { Refinement } from '../lib/refinements.ts';
 
@@ -84,10 +86,7 @@ export interface FinderPayload {
   locations: FinderLocation[];
 }
 
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
+export type { LatLng };
 
 /** Where distances are measured from: a chosen place or the visitor's position. */
 export interface Origin extends LatLng {

@@ -459,7 +459,7 @@ export function createFinderPayloadRepository(db: Database) {
           ...chunksOf(
             unplaced.sort((a, b) => a - b),
             MAX_AREA_LOCATIONS,
-          ).map((group) => ({ ids: group, bounds: null })),
+          ).map((group) => ({ ids: group, bounds: null, radiusKm: null })),
         ];
         const areaIds = areas.flatMap((area) => area.ids.map(String));
         const groups = areas.flatMap((area, group) => area.ids.map(() => group));
@@ -480,7 +480,11 @@ export function createFinderPayloadRepository(db: Database) {
             tags: lists.tags as PayloadFrame['tags'],
             token: finder.token,
           },
-          areas.map((area, group) => ({ documents: bodies.get(group)!, bounds: area.bounds })),
+          areas.map((area, group) => ({
+            documents: bodies.get(group)!,
+            bounds: area.bounds,
+            radiusKm: area.radiusKm,
+          })),
         );
         return { kind: 'chunked', ...builtParts(finder, slices), ...files };
       });

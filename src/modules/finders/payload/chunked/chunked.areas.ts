@@ -6,6 +6,7 @@
 // region is not cut into many tiny files. An edit changes the areas of its own cell only:
 // elsewhere the files keep their bytes, and so their names.
 import ngeohash from 'ngeohash';
+import { type AreaBounds, areaCenter, distanceKm } from '../../../../lib/geo.ts';
 
 /** Locations of one area's file at most, but where more share one point (below). */
 export const MAX_AREA_LOCATIONS = 256;
@@ -24,7 +25,12 @@ export interface Area {
   /** By id, ascending. */
   ids: number[];
   /** The smallest box around them: [south, west, north, east], degrees. */
-  bounds: [number, number, number, number];
+  bounds: AreaBounds;
+  /**
+   * The largest distance from the middle of the bounds to one of them, kilometres, rounded up
+   * to the metre: with it the widget knows how close an area's locations can be (areaDistanceBoundKm).
+   */
+  radiusKm: number;
 }
 
 /** The cell of `depth` bits a hash lies in, as a number. */
@@ -57,9 +63,15 @@ export function splitIntoAreas(locations: readonly PlacedLocation[], max = MAX_A
       west = Math.min(west, lng);
       east = Math.max(east, lng);
     }
+    const bounds: AreaBounds = [south, west, north, east];
+    const center = areaCenter(bounds);
+    let radius = 0;
+    for (const member of members) radius = Math.max(radius, distanceKm(center, member));
     return {
       ids: members.map((member) => member.id).sort((a, b) => a - b),
-      bounds: [south, west, north, east],
+      bounds,
+      // Rounded up: a bound that rounding made smaller would not hold.
+      radiusKm: Math.ceil(radius * 1000) / 1000,
     };
   };
   /** The first position from `from` to `to` whose hash is `hash` or more; `to` when none. */

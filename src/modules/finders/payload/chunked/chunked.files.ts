@@ -10,6 +10,7 @@
 // its name from one publish to the next and is not uploaded again. Keys are in alphabetical
 // order throughout: the same content gives the same bytes.
 import { createHash } from 'node:crypto';
+import type { AreaBounds } from '../../../../lib/geo.ts';
 import type { OpeningSchedule } from '../../../../lib/hours/hours.model.ts';
 import { matchesRefinement, type Refinement } from '../../../../lib/refinements.ts';
 
@@ -29,8 +30,9 @@ export interface PayloadFrame {
 export interface AreaDocuments {
   /** The documents of the area's locations joined by commas (no brackets), in id order. */
   documents: Buffer;
-  /** [south, west, north, east]; null for the locations without a position. */
-  bounds: [number, number, number, number] | null;
+  /** [south, west, north, east] and the radius (chunked.areas.ts); null for the locations without a position. */
+  bounds: AreaBounds | null;
+  radiusKm: number | null;
 }
 
 export interface ChunkedFile {
@@ -39,9 +41,12 @@ export interface ChunkedFile {
   body: Buffer;
 }
 
-/** The manifest's `chunked`: the index and the area files ([path, count, south, west, north, east], or [path, count] without a position). */
+/**
+ * The manifest's `chunked`: the index and the area files, [path, count, south, west, north,
+ * east, radius_km], or [path, count] for those without a position.
+ */
 export interface ChunkedManifest {
-  areas: ([string, number, number, number, number, number] | [string, number])[];
+  areas: ([string, number, number, number, number, number, number] | [string, number])[];
   count: number;
   index: string;
 }
@@ -148,7 +153,11 @@ export function chunkedFiles(frame: PayloadFrame, areas: AreaDocuments[]): Chunk
     const path = `c/${sha1(body)}.json`;
     files.push({ path, body });
     locations.push(...documents);
-    listed.push(area.bounds ? [path, documents.length, ...area.bounds] : [path, documents.length]);
+    listed.push(
+      area.bounds && area.radiusKm !== null
+        ? [path, documents.length, ...area.bounds, area.radiusKm]
+        : [path, documents.length],
+    );
   }
   const index = indexOf(locations, frame);
   const indexPath = `i/${sha1(index)}.json`;
