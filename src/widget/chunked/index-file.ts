@@ -1,0 +1,134 @@
+// A chunked finder's index (docs/api.md, Publishing: chunked finders) as the widget uses it:
+// every location's id, position, tags, sets, refinements and opening schedule in typed arrays,
+// and a spatial index over the positions (kdbush), so that the nearest locations passing the
+// visitor's filters come from geokdbush's nearest-first walk rather than from measuring and
+// sorting all of them.
+import { around } from 'geokdbush';
+import KDBush from 'kdbush';
+import type { OpeningSchedule } from '../../lib/hours/hours.model.ts';
+import type { ManifestArea } from './nearest-areas.ts';
+
+/** Integers per degree in the index (the publish's INDEX_COORDINATE_SCALE). */
+const COORDINATE_SCALE = 1e5;
+
+export interface ChunkedIndex {
+  /** Locations in the index's order (area by area, those with a position first). */
+  count: number;
+  ids: Float64Array;
+  /** The area file each location's details are in, as an index into the manifest's areas. */
+  areas: Uint32Array;
+  /** The first `placed` locations have a position: lat[i], lng[i] in degrees. */
+  placed: number;
+  lat: Float64Array;
+  lng: Float64Array;
+  /** Bitsets by the manifest's tags, sets and advanced refinements (hasBit). */
+  tags: Uint8Array[];
+  sets: Uint8Array[];
+  refinements: Uint8Array[];
+  /** Each location's schedule in `schedules`, -1 for none. */
+  schedule: Int32Array;
+  schedules: OpeningSchedule[];
+  /** Over the placed locations; an item is its index. */
+  spatial: KDBush;
+}
+
+export const hasBit = (bits: Uint8Array, i: number) => ((bits[i >> 3] ?? 0) >> (i & 7)) & 1;
+
+const isNumberList = (value: unknown): value is number[] =>
+  Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n));
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((text) => typeof text === 'string');
+
+/** Each value added to the previous one: the index's delta-coded columns as values. */
+function sums(deltas: number[], scale = 1): Float64Array {
+  const values = new Float64Array(deltas.length);
+  let sum = 0;
+  for (let i = 0; i < deltas.length; i++) {
+    sum += deltas[i]!;
+    values[i] = sum / scale;
+  }
+  return values;
+}
+
+function bitsets(encoded: string[], count: number): Uint8Array[] | undefined {
+  const sets: Uint8Array[] = [];
+  for (const base64 of encoded) {
+    let bytes: string;
+    try {
+      bytes = atob(base64);
+    } catch {
+      return undefined;
+    }
+    if (bytes.length !== Math.ceil(count / 8)) return undefined;
+    sets.push(Uint8Array.from(bytes, (char) => char.charCodeAt(0)));
+  }
+  return sets;
+}
+
+/**
+ * The index file's body read against the manifest's areas (whose counts say which area each
+ * location is in), or undefined when it is not of the index's shape or does not match them.
+ */
+export function readIndex(body: unknown, manifestAreas: readonly ManifestArea[]): ChunkedIndex | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const file = body as Record<string, unknown>;
+  const { id, lat, lng, schedule, schedules } = file;
+  if (!isNumberList(id) || !isNumberList(lat) || !isNumberList(lng) || !isNumberList(schedule))
+    return undefined;
+  if (!Array.isArray(schedules)) return undefined;
+  const count = id.length;
+  const placed = manifestAreas.filter((area) => area.bounds).reduce((sum, area) => sum + area.count, 0);
+  if (
+    manifestAreas.reduce((sum, area) => sum + area.count, 0) !== count ||
+    lat.length !== placed ||
+    lng.length !== placed ||
+    schedule.length !== count
+  ) {
+    return undefined;
+  }
+  const [tags, sets, refinements] = [file.tags, file.sets, file.refinements].map((encoded) =>
+    isTextList(encoded) ? bitsets(encoded, count) : undefined,
+  );
+  if (!tags || !sets || !refinements) return undefined;
+  const areas = new Uint32Array(count);
+  let at = 0;
+  manifestAreas.forEach((area, index) => {
+    areas.fill(index, at, at + area.count);
+    at += area.count;
+  });
+  const latitudes = sums(lat, COORDINATE_SCALE);
+  const longitudes = sums(lng, COORDINATE_SCALE);
+  const spatial = new KDBush(Math.max(placed, 1));
+  for (let i = 0; i < placed; i++) spatial.add(longitudes[i]!, latitudes[i]!);
+  // An empty kdbush cannot be finished: one item far off stands in, and is never a placed index.
+  if (placed === 0) spatial.add(0, 0);
+  spatial.finish();
+  return {
+    count,
+    ids: sums(id),
+    areas,
+    placed,
+    lat: latitudes,
+    lng: longitudes,
+    tags,
+    sets,
+    refinements,
+    schedule: Int32Array.from(schedule),
+    schedules: schedules as OpeningSchedule[],
+    spatial,
+  };
+}
+
+/**
+ * The indexes of the `count` placed locations nearest to the point that `passes` accepts,
+ * nearest first (geokdbush: great-circle distances, ties in no set order).
+ */
+export function nearestInIndex(
+  index: ChunkedIndex,
+  point: { lat: number; lng: number },
+  count: number,
+  passes: (location: number) => boolean = () => true,
+): number[] {
+  if (index.placed === 0 || count <= 0) return [];
+  return around(index.spatial, point.lng, point.lat, count, Number.POSITIVE_INFINITY, passes);
+}
