@@ -11,15 +11,18 @@
 //   position (the deep link changed), both on the slowed CPU;
 // - the floor: a page of no widget that fetches only what the nearest 20 locations need and
 //   lists them, from the same origin and through the same network, so the widget's time reads
-//   against what the format allows.
+//   against what the format allows (a chunked finder: the manifest and the nearest areas).
+// BENCH_CHUNKED_FROM publishes chunked from that many locations (PUBLISH_CHUNKED_FROM).
 // The chains are written straight into the database (the service's routes create the finder,
 // its set and its map link, and publish): locations of tests/fakes/widget-payload.ts, with
 // their tags, custom fields and opening hours. BENCH_MOBILE_SIZES changes the sizes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { build } from 'esbuild';
 import type { Browser, CDPSession } from 'playwright-core';
 import postgres from 'postgres';
+import { projectRoot } from '../src/lib/project-root.ts';
 import { LIST_RENDERED_MARK } from '../src/widget/marks.ts';
 import type { FinderLocation } from '../src/widget/types.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
@@ -157,34 +160,50 @@ const LIST_TIME = `(async () => {
 })()`;
 
 /**
- * The floor page: fetches the pointer and the file it names, ranks the locations by distance
- * from the position and lists the nearest 20; no widget, no map.
+ * The floor page: fetches the pointer and the file it names and lists the nearest 20 to the
+ * position; no widget, no map. A single file's locations are ranked all; a chunked finder's
+ * manifest is read area by area (src/widget/chunked/nearest-areas.ts, bundled into the page).
  */
-function floorPage(cdnUrl: string, token: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Floor</title></head><body><ol id="list"></ol><script>
+async function floorPage(cdnUrl: string, token: string): Promise<string> {
+  const bundle = await build({
+    stdin: {
+      contents: `import { nearestInAreas, readManifestAreas } from './src/widget/chunked/nearest-areas.ts';
+import { distanceKm } from './src/lib/geo.ts';
 window.__floor = (async () => {
+  const here = ${JSON.stringify(HERE)};
   const pointerUrl = ${JSON.stringify(`${cdnUrl}/finders/${token}/config.json`)};
   const pointer = await (await fetch(pointerUrl)).json();
-  const file = await (await fetch(new URL(pointer.url, pointerUrl))).json();
-  const here = ${JSON.stringify(HERE)};
-  const rad = Math.PI / 180;
-  const distance = (l) => {
-    const a = Math.sin((l.lat - here.lat) * rad / 2) ** 2 +
-      Math.cos(here.lat * rad) * Math.cos(l.lat * rad) * Math.sin((l.lng - here.lng) * rad / 2) ** 2;
-    return 2 * 6371 * Math.asin(Math.sqrt(a));
-  };
-  const nearest = file.locations.filter((l) => l.lat != null).map((l) => [distance(l), l])
-    .sort((a, b) => a[0] - b[0]).slice(0, ${NEAREST});
-  document.getElementById('list').append(...nearest.map(([km, l]) => {
+  const fileUrl = new URL(pointer.url, pointerUrl);
+  const file = await (await fetch(fileUrl)).json();
+  let nearest;
+  if (file.chunked) {
+    const areas = readManifestAreas(file.chunked.areas);
+    const load = async (area) => (await fetch(new URL(area.path, fileUrl))).json();
+    nearest = (await nearestInAreas(areas, here, ${NEAREST}, load)).nearest;
+  } else {
+    nearest = file.locations.filter((l) => l.lat != null).map((location) => ({ location, km: distanceKm(here, location) }))
+      .sort((a, b) => a.km - b.km).slice(0, ${NEAREST});
+  }
+  document.getElementById('list').append(...nearest.map(({ location, km }) => {
     const item = document.createElement('li');
-    item.textContent = l.title + ', ' + l.address + ' (' + km.toFixed(1) + ' km)';
+    item.textContent = location.title + ', ' + location.address + ' (' + km.toFixed(1) + ' km)';
     return item;
   }));
   const list = performance.now();
   return { list, epoch: performance.timeOrigin + list, status: nearest.length + ' listed' };
-})();
-</script></body></html>`;
+})();`,
+      resolveDir: projectRoot,
+      loader: 'ts',
+    },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Floor</title></head><body><ol id="list"></ol><script>${bundle.outputFiles[0]!.text}</script></body></html>`;
 }
 
 interface Load {
@@ -236,7 +255,7 @@ async function measureSize(
   const published = (performance.now() - publishStart) / 1000;
   const widgetUrl =
     site.page(`/chain-${count}`, customerPage(backend.scriptUrl, token)) + hashOf(token, HERE);
-  const floorUrl = site.page(`/floor-${count}`, floorPage(backend.cdnUrl, token));
+  const floorUrl = site.page(`/floor-${count}`, await floorPage(backend.cdnUrl, token));
   const widget: Load[] = [];
   const floor: Load[] = [];
   // Interleaved, so that the machine's moods fall on both alike.
@@ -255,7 +274,7 @@ async function measureSize(
       `${kb(median(widget.map((load) => load.bytes)))} received before it; "${widget[0]?.status}"`,
   );
   console.log(
-    `    floor page (pointer, file, nearest ${NEAREST} listed): ${ms(floorList)} (runs ${floor.map((load) => load.list.toFixed(0)).join(', ')}), ` +
+    `    floor page (pointer, its file, the nearest areas of a chunked one; nearest ${NEAREST} listed): ${ms(floorList)} (runs ${floor.map((load) => load.list.toFixed(0)).join(', ')}), ` +
       `${kb(median(floor.map((load) => load.bytes)))} received; the widget takes ${(widgetList / floorList).toFixed(2)}x the floor`,
   );
   console.log(
@@ -278,6 +297,8 @@ async function main() {
     database: { url: database.url, drop: database.close },
     finders: [{ payload, published: true }],
     places: PLACES,
+    // A chunked publish from this many locations (docs/api.md, Publishing); unset: the service's default.
+    env: process.env.BENCH_CHUNKED_FROM ? { PUBLISH_CHUNKED_FROM: process.env.BENCH_CHUNKED_FROM } : {},
   });
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const browser = await launchChromium();

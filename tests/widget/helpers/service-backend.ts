@@ -136,6 +136,8 @@ export async function startServiceBackend(options: {
   places: Place[];
   /** Locations created at once by the seed (many for a benchmark's thousands). */
   seedConcurrency?: number;
+  /** More of the service's environment (PUBLISH_CHUNKED_FROM, ...). */
+  env?: Record<string, string>;
 }): Promise<ServiceBackend> {
   const first = options.finders[0];
   if (!first) throw new Error('the stage needs at least one finder');
@@ -153,6 +155,7 @@ export async function startServiceBackend(options: {
     PHOTON_URL: photon.url,
     WIDGET_DIR: options.widgetDir,
     DATA_DIR: options.dataDir,
+    ...options.env,
   });
   const deps: Deps = await createDeps(config, { databaseUrl: database.url, role: 'api' });
   const app: FastifyInstance = await buildApp(deps);
