@@ -39,6 +39,8 @@ const MAP_ENTRY = path.join(WIDGET_SOURCES, 'map.ts');
 const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'origin-rules.ts'),
   path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
+  path.join(projectRoot, 'src', 'lib', 'geo.ts'),
+  path.join(projectRoot, 'src', 'lib', 'refinements.ts'),
   path.join(projectRoot, 'src', 'lib', 'hours', 'hours.model.ts'),
   path.join(projectRoot, 'src', 'lib', 'hours', 'hours.status.ts'),
   path.join(projectRoot, 'src', 'lib', 'hours', 'hours.zone.ts'),
