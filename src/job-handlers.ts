@@ -10,6 +10,7 @@ type Handler<N extends JobName> = (payload: JobPayload<N>, deps: Deps, job: JobC
 export const jobHandlers: { [N in JobName]: Handler<N> } = {
   'maintenance.purge-expired': async (_payload, deps) => deps.services.maintenance.purgeExpired(),
   'ai-imports.generate': async (payload, deps, job) => deps.services.aiImportJobs.generate(payload, job),
+  'geocoding.run': async (payload, deps, job) => deps.services.geocodingJobs.run(payload, job),
 };
 
 /** How often a worker asks for jobs of each queue (seconds); pg-boss's default is 2. */

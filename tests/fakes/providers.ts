@@ -43,12 +43,21 @@ export const FAKE_KEYS = {
 } as const;
 
 /**
- * `status_500`: a 500 in the provider's error shape. `hang`: the request is read and never
- * answered (until close). `error_in_body`: a 200 whose body reports a failure, only where the
- * provider does that (Google Geocoding: OVER_QUERY_LIMIT). `malformed_body`: a 200 whose JSON
- * is not the provider's shape (an array).
+ * `status_500`: a 500 in the provider's error shape. `status_503`: 503 Service Unavailable (an
+ * outage). `status_429`: 429 Too Many Requests. `hang`: the request is read and never answered
+ * (until close). `error_in_body`: a 200 whose body reports a failure, only where the provider
+ * does that (Google Geocoding: OVER_QUERY_LIMIT). `malformed_body`: a 200 whose JSON is not the
+ * provider's shape (an array). `key_refused`: the provider refuses the key as it really does
+ * (Google Geocoding: REQUEST_DENIED in a 200; the others: 403).
  */
-export type FailureMode = 'status_500' | 'hang' | 'error_in_body' | 'malformed_body';
+export type FailureMode =
+  | 'status_500'
+  | 'status_503'
+  | 'status_429'
+  | 'hang'
+  | 'error_in_body'
+  | 'malformed_body'
+  | 'key_refused';
 
 export interface RecordedRequest {
   provider: FakeProvider;
@@ -62,6 +71,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, when there is one. */
   body: unknown;
+  /** When the request arrived (performance.now(), milliseconds). */
+  at: number;
 }
 
 export interface FakeProviders {
@@ -73,6 +84,11 @@ export interface FakeProviders {
   lastRequest(provider: FakeProvider): RecordedRequest;
   /** Switch a provider to fail in that way; no mode: answer normally again. */
   fail(provider: FakeProvider, mode?: FailureMode): void;
+  /**
+   * After `skip` more requests answered normally (default 0), the provider's next `count`
+   * requests fail in that way; then it answers normally again: an outage in the middle of a run.
+   */
+  failNext(provider: FakeProvider, mode: Exclude<FailureMode, 'hang'>, count: number, skip?: number): void;
   /** Forget the requests and every failure. */
   reset(): void;
   /** The base URL of one provider on this server. */
@@ -101,6 +117,17 @@ function failureAnswer(provider: FakeProvider, mode: Exclude<FailureMode, 'hang'
   if (mode === 'malformed_body') return answer(200, ['not', 'this', 'provider', 'shape']);
   // fail() allows it only for Google Geocoding.
   if (mode === 'error_in_body') return overQueryLimit();
+  if (mode === 'status_503') return answer(503, 'Service Unavailable');
+  if (mode === 'status_429') return answer(429, 'Too Many Requests');
+  if (mode === 'key_refused') {
+    return provider === 'google-geocoding'
+      ? answer(200, {
+          error_message: 'The provided API key is invalid. ',
+          results: [],
+          status: 'REQUEST_DENIED',
+        })
+      : answer(403, { message: 'Forbidden' });
+  }
   switch (provider) {
     case 'google':
       return googleServerError();
@@ -141,6 +168,10 @@ function send(res: ServerResponse, { status, body }: FakeAnswer) {
 export async function startFakeProviders(): Promise<FakeProviders> {
   const requests: RecordedRequest[] = [];
   const failures = new Map<FakeProvider, FailureMode>();
+  const countedFailures = new Map<
+    FakeProvider,
+    { mode: Exclude<FailureMode, 'hang'>; skip: number; left: number }
+  >();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -171,7 +202,14 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         provider,
         rawPath: (req.url ?? '/').replace(/[?#].*$/s, ''),
         query: Object.fromEntries(url.searchParams),
+        at: performance.now(),
       });
+      const counted = countedFailures.get(provider);
+      if (counted && counted.skip > 0) counted.skip -= 1;
+      else if (counted && counted.left > 0) {
+        counted.left -= 1;
+        return send(res, failureAnswer(provider, counted.mode));
+      }
       const mode = failures.get(provider);
       if (mode === 'hang') return;
       send(res, mode ? failureAnswer(provider, mode) : HANDLERS[provider](request));
@@ -199,9 +237,13 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       if (mode) failures.set(provider, mode);
       else failures.delete(provider);
     },
+    failNext(provider, mode, count, skip = 0) {
+      countedFailures.set(provider, { mode, skip, left: count });
+    },
     reset() {
       requests.length = 0;
       failures.clear();
+      countedFailures.clear();
     },
     baseUrl,
     providerBaseUrls: {

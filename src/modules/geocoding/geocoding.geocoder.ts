@@ -12,7 +12,7 @@ export type {
   GeocodeResult,
   Geocoder,
 } from './geocoding.types.ts';
-export { GEOCODE_PRECISIONS } from './geocoding.types.ts';
+export { GEOCODE_PRECISIONS, PRECISE_PRECISIONS } from './geocoding.types.ts';
 
 export const DEFAULT_GEOCODER_TIMEOUT_MS = 5_000;
 export const GOOGLE_GEOCODING_HOST = 'https://maps.googleapis.com';
@@ -23,7 +23,7 @@ const noGeocoder: Geocoder = {
 };
 
 export function createGeocoder(
-  config: Config['geocoder'],
+  config: Omit<Config['geocoder'], 'ratePerSecond'>,
   photonUrl: string,
   options: { timeoutMs?: number } = {},
 ): Geocoder {

@@ -13,6 +13,9 @@ export const GEOCODE_PRECISIONS = [
 ] as const;
 export type GeocodePrecision = (typeof GEOCODE_PRECISIONS)[number];
 
+/** The only precisions that set a location's coordinates (docs/api.md, Geocoding). */
+export const PRECISE_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RANGE_INTERPOLATED'];
+
 export interface GeocodeResult {
   lat: number;
   lng: number;
