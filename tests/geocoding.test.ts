@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeps, type Deps } from '../src/deps.ts';
-import { runJob } from '../src/job-handlers.ts';
+import { registerJobs, runJob } from '../src/job-handlers.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { addressKey } from '../src/modules/geocoding/geocoding.address.ts';
 import { classifyGeocoderFailure } from '../src/modules/geocoding/geocoding.failures.ts';
@@ -477,6 +477,50 @@ describe('the geocoding job', () => {
   });
 });
 
+describe('in the worker', () => {
+  it('runs the queued job through pg-boss and places the location', async () => {
+    const worker = await createDeps(ctx.config, { databaseUrl: ctx.database.url, role: 'worker' });
+    try {
+      await registerJobs(worker);
+      const { token, workspaceId } = await newWorkspace();
+      const location = await createLocation(token, workspaceId, {
+        address: '10 Downing Street',
+        zip: 'SW1A 2AA',
+        city: 'London',
+        country: 'GB',
+      });
+      const deadline = Date.now() + 15_000;
+      while ((await statusOf(location.id)).lat === null && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await statusOf(location.id)).toEqual({ status: null, lat: 51.5033635, lng: -0.1276248 });
+      expect(await geocodingProcesses(workspaceId)).toMatchObject([{ status: 'completed' }]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('deletes expired answers in the hourly maintenance job', async () => {
+    const key = `expired|${Date.now()}`;
+    await ctx.deps.db.insert(geocodeCacheTable).values([
+      { provider: 'google', addressKey: key, answer: 'not_found', expiresAt: new Date(Date.now() - 1000) },
+      {
+        provider: 'google',
+        addressKey: `${key}|fresh`,
+        answer: 'not_found',
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+    ]);
+    expect(await runJob('maintenance.purge-expired', {}, ctx.deps)).toMatchObject({ geocodeCache: 1 });
+    const left = await ctx.deps.db
+      .select({ key: geocodeCacheTable.addressKey })
+      .from(geocodeCacheTable)
+      .where(eq(geocodeCacheTable.provider, 'google'));
+    expect(left.map((row) => row.key)).toContain(`${key}|fresh`);
+    expect(left.map((row) => row.key)).not.toContain(key);
+  });
+});
+
 describe('the rate limit', () => {
   it('holds across workers and workspaces: two runs at once stay within 5 requests a second', async () => {
     const config = testConfig(ctx.database.url, {
@@ -591,6 +635,21 @@ describe('with GEOCODER=none', () => {
       });
       await expect(none.services.geocoding.start(actor, workspaceId, ['failed'])).rejects.toMatchObject({
         statusCode: 409,
+      });
+
+      // A process queued while a geocoder was configured, run by a worker without one.
+      const queued = await newWorkspace();
+      await createLocation(queued.token, queued.workspaceId, NOWHERE(801));
+      const { processId, outcome } = await runQueued(queued.workspaceId, none);
+      expect(await outcome).toBe('failed');
+      expect(geocoderRequests()).toHaveLength(0);
+      expect((await eventsOf(processId)).at(-1)!.message).toBe(
+        'No geocoder is configured (GEOCODER=none); the locations stay pending.',
+      );
+      expect(
+        (await call('GET', `/workspaces/${queued.workspaceId}/geocoding`, queued.token)).json(),
+      ).toMatchObject({
+        pending: 1,
       });
     } finally {
       await none.close();

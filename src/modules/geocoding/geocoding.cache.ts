@@ -4,7 +4,7 @@
 // A precise point is kept for good; "no precise result" (nothing found, or a point too coarse)
 // expires after NEGATIVE_ANSWER_TTL_DAYS, so an address the provider learns later is found then.
 // Failures are not kept. Lookups of one address in flight in this process share one request.
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type AddressFields, addressKey, addressQuery } from './geocoding.address.ts';
 import type { Pacer } from './geocoding.pacing.ts';
@@ -28,6 +28,8 @@ export interface CachedGeocoder {
     fields: AddressFields,
     context?: GeocodeContext,
   ): Promise<{ answer: GeocodeAnswerValue; fromCache: boolean }>;
+  /** Deletes the expired answers (the hourly maintenance job); how many. */
+  purgeExpired(): Promise<number>;
 }
 
 export const isPrecise = (answer: GeocodeAnswerValue): answer is NonNullable<GeocodeAnswerValue> =>
@@ -88,6 +90,13 @@ export function createCachedGeocoder(db: Database, geocoder: Geocoder, pacer: Pa
 
   return {
     kind: geocoder.kind,
+    async purgeExpired() {
+      const rows = await db
+        .delete(geocodeCacheTable)
+        .where(lt(geocodeCacheTable.expiresAt, sql`now()`))
+        .returning({ key: geocodeCacheTable.addressKey });
+      return rows.length;
+    },
     async lookup(fields, context = {}) {
       if (geocoder.kind === 'none' || addressQuery(fields).trim() === '') {
         return { answer: undefined, fromCache: false };

@@ -115,6 +115,16 @@ export function createGeocodingJobs({
       return 'cancelled';
     }
     const workspaceId = process.workspaceId;
+    if (geocoder.kind === 'none') {
+      // Queued while a geocoder was configured: the locations keep waiting for one.
+      const message = 'No geocoder is configured (GEOCODER=none); the locations stay pending.';
+      await processes.change(
+        stillRunning,
+        { status: 'failed', errorMessage: message, finishedAt: 'now', heartbeatAt: null },
+        { type: 'error', message },
+      );
+      return 'failed';
+    }
 
     // A resumed run counts on from where the last one stopped.
     const tally = readTally(process.summary);
