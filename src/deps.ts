@@ -232,7 +232,9 @@ function createServices({
     logger,
   });
   // One geocoder for the AI import and the geocoding job: the shared cache and rate limit.
-  const provider = createGeocoder(config.geocoder, config.photonUrl);
+  const provider = createGeocoder(config.geocoder, config.photonUrl, {
+    userAgent: `location-finder-service (+${config.appUrl})`,
+  });
   const geocoder = createCachedGeocoder(
     db,
     provider,

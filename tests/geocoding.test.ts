@@ -157,6 +157,9 @@ describe('GEOCODER_RATE_LIMIT', () => {
   it('is a positive number of requests per second, unset when empty', () => {
     expect(testConfig(ctx.database.url, { GEOCODER_RATE_LIMIT: '0.5' }).geocoder.ratePerSecond).toBe(0.5);
     expect(testConfig(ctx.database.url, { GEOCODER_RATE_LIMIT: '' }).geocoder.ratePerSecond).toBeUndefined();
+    expect(testConfig(ctx.database.url, { GEOCODER: 'nominatim' }).geocoder).toMatchObject({
+      kind: 'nominatim',
+    });
     for (const bad of ['0', '-1', 'fast', '5000']) {
       expect(() => testConfig(ctx.database.url, { GEOCODER_RATE_LIMIT: bad }), bad).toThrow(
         /GEOCODER_RATE_LIMIT/,

@@ -79,7 +79,7 @@ export const envSchema = z.object({
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  GEOCODER: z.enum(['none', 'google', 'photon']).default('none'),
+  GEOCODER: z.enum(['none', 'google', 'photon', 'nominatim']).default('none'),
   GEOCODER_API_KEY: optionalString,
   GEOCODER_BASE_URL: optionalUrl,
   /**

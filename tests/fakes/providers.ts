@@ -1,6 +1,7 @@
 // One real HTTP server (node:http, a free port of 127.0.0.1) speaking the protocol of every
 // autocomplete provider and geocoder the service calls: Google Places (New), Mapbox Search Box,
-// HERE Geocoding & Search v7, TomTom Search v2, Geoapify, Photon and the Google Geocoding API.
+// HERE Geocoding & Search v7, TomTom Search v2, Geoapify, Photon, Nominatim and the Google
+// Geocoding API.
 // Each lives under its own path prefix (`/google`, `/here`, ...), so the code under test only
 // sees other base URLs (PROVIDER_BASE_URLS, PHOTON_URL, GEOCODER_BASE_URL). Handlers in
 // providers/ answer from a shared gazetteer in each provider's real response shape and check
@@ -15,6 +16,7 @@ import { GOOGLE_KEY, googlePlaces, googleServerError } from './providers/google.
 import { GEOCODING_KEY, googleGeocoding, overQueryLimit } from './providers/google-geocoding.ts';
 import { HERE_KEY, here } from './providers/here.ts';
 import { MAPBOX_TOKEN, mapbox } from './providers/mapbox.ts';
+import { nominatim } from './providers/nominatim.ts';
 import { photon } from './providers/photon.ts';
 import { answer, type FakeAnswer, type FakeHandler } from './providers/protocol.ts';
 import { TOMTOM_KEY, tomtom } from './providers/tomtom.ts';
@@ -29,6 +31,7 @@ export const FAKE_PROVIDERS = [
   'geoapify',
   'photon',
   'google-geocoding',
+  'nominatim',
 ] as const;
 export type FakeProvider = (typeof FAKE_PROVIDERS)[number];
 
@@ -97,8 +100,8 @@ export interface FakeProviders {
   providerBaseUrls: Record<'google' | 'mapbox' | 'here' | 'tomtom' | 'geoapify', string>;
   /** For PHOTON_URL. */
   photonUrl: string;
-  /** For GEOCODER_BASE_URL with GEOCODER=google or photon. */
-  geocoderBaseUrl(kind: 'google' | 'photon'): string;
+  /** For GEOCODER_BASE_URL with GEOCODER=google, photon or nominatim. */
+  geocoderBaseUrl(kind: 'google' | 'photon' | 'nominatim'): string;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ const HANDLERS: Record<FakeProvider, FakeHandler> = {
   geoapify,
   photon,
   'google-geocoding': googleGeocoding,
+  nominatim,
 };
 
 function failureAnswer(provider: FakeProvider, mode: Exclude<FailureMode, 'hang'>): FakeAnswer {
@@ -254,7 +258,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       geoapify: baseUrl('geoapify'),
     },
     photonUrl: baseUrl('photon'),
-    geocoderBaseUrl: (kind) => baseUrl(kind === 'google' ? 'google-geocoding' : 'photon'),
+    geocoderBaseUrl: (kind) => baseUrl(kind === 'google' ? 'google-geocoding' : kind),
     async close() {
       // Hanging requests keep their sockets open; close() would wait for them.
       server.closeAllConnections();

@@ -10,9 +10,10 @@ import type { Database } from '../../db/client.ts';
 
 /**
  * Requests per second when GEOCODER_RATE_LIMIT is unset: Photon's public server (komoot) and
- * OpenStreetMap's usage policies allow about one a second; Google's Geocoding API allows 50.
+ * Nominatim's (OpenStreetMap's usage policy: an absolute maximum of one a second) allow about
+ * one a second; Google's Geocoding API allows 50.
  */
-export const DEFAULT_GEOCODER_RATES = { google: 50, photon: 1 } as const;
+export const DEFAULT_GEOCODER_RATES = { google: 50, photon: 1, nominatim: 1 } as const;
 
 /** Slots are 5% further apart than the rate alone would set. */
 const HEADROOM = 1.05;

@@ -67,6 +67,16 @@ export function createGeocodingRepository(db: Database) {
       return row;
     },
 
+    /** Whether any location of the workspace is pending: one index entry, however many there are. */
+    async hasPending(workspaceId: number, tx: Executor = db): Promise<boolean> {
+      const rows = await tx
+        .select({ id: locationsTable.id })
+        .from(locationsTable)
+        .where(and(eq(locationsTable.workspaceId, workspaceId), eq(locationsTable.geocodeStatus, 'pending')))
+        .limit(1);
+      return rows.length > 0;
+    },
+
     async pendingCount(workspaceId: number, tx: Executor = db): Promise<number> {
       const [row] = await tx
         .select({ n: count() })

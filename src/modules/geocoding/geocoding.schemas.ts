@@ -1,6 +1,7 @@
 // Shapes of /workspaces/{id}/geocoding (docs/api.md, Geocoding).
 import { z } from 'zod';
 import { geocodeStatuses } from '../locations/locations.table.ts';
+import { GEOCODER_KINDS } from './geocoding.types.ts';
 
 /** The statuses a start may look up again: every verdict, never `pending` (already waiting). */
 const retryableStatuses = geocodeStatuses.filter((status) => status !== 'pending') as [
@@ -30,6 +31,6 @@ export const geocodingStateSchema = z.object({
   imprecise: z.number().int(),
   failed: z.number().int(),
   without_coordinates: z.number().int(),
-  geocoder: z.enum(['none', 'google', 'photon']),
+  geocoder: z.enum(GEOCODER_KINDS),
   process: z.object({ id: z.number().int(), status: z.enum(['pending', 'running']) }).nullable(),
 });

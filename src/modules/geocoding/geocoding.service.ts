@@ -50,11 +50,11 @@ export function createGeocodingService({
     userId: number | null,
   ): Promise<number | undefined> {
     if (geocoderKind === 'none') return undefined;
-    const pending = await repository.pendingCount(workspaceId, tx);
-    if (pending === 0) return undefined;
+    if (!(await repository.hasPending(workspaceId, tx))) return undefined;
     await repository.lockWorkspace(tx, workspaceId);
     const active = await repository.activeProcess(workspaceId, tx);
     if (active) return active.id;
+    const pending = await repository.pendingCount(workspaceId, tx);
     const jobId = randomUUID();
     const id = await processes.create(
       {
