@@ -562,6 +562,61 @@ describe('the rate limit', () => {
   });
 });
 
+describe('the locations without coordinates, to place by hand', () => {
+  it('are listed with ?without_coordinates=true and selected by a bulk filter', async () => {
+    const { token, workspaceId } = await newWorkspace();
+    const waiting = await createLocation(token, workspaceId, NOWHERE(900));
+    const bare = await createLocation(token, workspaceId, { country: 'Germany' });
+    await createLocation(token, workspaceId, { ...KARL_MARX, lat: 52.5, lng: 13.4 });
+
+    const listed = await call(
+      'GET',
+      `/locations?workspace_id=${workspaceId}&without_coordinates=true&limit=50`,
+      token,
+    );
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['x-total-count']).toBe('2');
+    expect(
+      listed
+        .json()
+        .map((row: { id: number }) => row.id)
+        .sort(),
+    ).toEqual([waiting.id, bare.id].sort());
+    const all = await call(
+      'GET',
+      `/locations?workspace_id=${workspaceId}&without_coordinates=false&limit=50`,
+      token,
+    );
+    expect(all.headers['x-total-count']).toBe('3');
+    const bad = await call('GET', `/locations?workspace_id=${workspaceId}&without_coordinates=yes`, token);
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['without_coordinates']);
+
+    const tag = await call('POST', '/tags', token, { name: 'Place by hand', workspace_id: workspaceId });
+    const bulk = await call('POST', '/locations/bulk', token, {
+      workspace_id: workspaceId,
+      action: 'add_tag',
+      tag_id: tag.json().id,
+      filter: { without_coordinates: true },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const tagged = await call(
+      'GET',
+      `/locations?workspace_id=${workspaceId}&without_coordinates=true&limit=50`,
+      token,
+    );
+    expect(tagged.json().every((row: { tags: unknown[] }) => row.tags.length === 1)).toBe(true);
+    const badBulk = await call('POST', '/locations/bulk', token, {
+      workspace_id: workspaceId,
+      action: 'add_tag',
+      tag_id: tag.json().id,
+      filter: { without_coordinates: 'yes' },
+    });
+    expect(badBulk.statusCode).toBe(422);
+    expect(Object.keys(badBulk.json().errors)).toEqual(['filter.without_coordinates']);
+  });
+});
+
 describe('GET and POST /workspaces/{id}/geocoding', () => {
   it('answer 404 for another user’s workspace and a missing one', async () => {
     for (const method of ['GET', 'POST'] as const) {

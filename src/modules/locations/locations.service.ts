@@ -35,6 +35,7 @@ export interface LocationListFilterQuery {
   finder_id?: number;
   ids?: number[];
   q?: string;
+  without_coordinates?: boolean;
 }
 
 /**
@@ -144,7 +145,12 @@ export function createLocationsService({
    * and the finder.
    */
   async function listFilter(actor: Actor, query: LocationListFilterQuery): Promise<LocationFilter> {
-    const filter: LocationFilter = { actor, q: query.q, ids: query.ids };
+    const filter: LocationFilter = {
+      actor,
+      q: query.q,
+      ids: query.ids,
+      withoutCoordinates: query.without_coordinates,
+    };
     if (query.workspace_id !== undefined) {
       await assertWorkspaceAccess(db, actor, query.workspace_id);
       filter.workspaceId = query.workspace_id;
