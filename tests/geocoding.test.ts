@@ -554,8 +554,8 @@ describe('the rate limit', () => {
       // Any six requests span at least a second: never more than five in one.
       for (let i = 0; i + 5 < times.length; i += 1)
         expect(times[i + 5]! - times[i]!).toBeGreaterThanOrEqual(1000);
-      // And the pace is the limit's, not slower: 12 requests in about 12 / 5 seconds.
-      expect(times.at(-1)! - times[0]!).toBeLessThan(3_500);
+      // And the pace is the limit's, not much slower: 12 requests in about 11 x 0.21 s (under 5 s on a busy machine).
+      expect(times.at(-1)! - times[0]!).toBeLessThan(5_000);
     } finally {
       for (const worker of workers) await worker.close();
     }
