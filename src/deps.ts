@@ -53,7 +53,12 @@ import {
   createFinderPayloadService,
   removePublishedFiles,
 } from './modules/finders/payload/finders.payload.service.ts';
+import { createCachedGeocoder } from './modules/geocoding/geocoding.cache.ts';
 import { createGeocoder } from './modules/geocoding/geocoding.geocoder.ts';
+import { createGeocodingJobs } from './modules/geocoding/geocoding.jobs.ts';
+import { createPacer, DEFAULT_GEOCODER_RATES } from './modules/geocoding/geocoding.pacing.ts';
+import { createGeocodingRepository } from './modules/geocoding/geocoding.repository.ts';
+import { createGeocodingService } from './modules/geocoding/geocoding.service.ts';
 import { createHolidayCalendarsRepository } from './modules/holiday-calendars/holiday-calendars.repository.ts';
 import { createHolidayCalendarsService } from './modules/holiday-calendars/holiday-calendars.service.ts';
 import { createInvitesRepository } from './modules/invites/invites.repository.ts';
@@ -226,12 +231,36 @@ function createServices({
     hub: new ProcessEventHub({ databaseUrl, repository: processesRepository, logger }),
     logger,
   });
+  // One geocoder for the AI import and the geocoding job: the shared cache and rate limit.
+  const provider = createGeocoder(config.geocoder, config.photonUrl, {
+    userAgent: `location-finder-service (+${config.appUrl})`,
+  });
+  const geocoder = createCachedGeocoder(
+    db,
+    provider,
+    createPacer(
+      db,
+      provider.kind,
+      config.geocoder.ratePerSecond ??
+        (provider.kind === 'none' ? Number.POSITIVE_INFINITY : DEFAULT_GEOCODER_RATES[provider.kind]),
+    ),
+  );
+  const geocodingRepository = createGeocodingRepository(db);
+  const geocoding = createGeocodingService({
+    db,
+    repository: geocodingRepository,
+    processes,
+    jobs,
+    geocoderKind: provider.kind,
+  });
+  const queueGeocoding = geocoding.enqueue;
   const locationsService = createLocationsService({
     db,
     locations,
     finderLocations: finderLocationsOf(finders),
     changes,
     onImageOrphaned: forgetImage,
+    queueGeocoding,
   });
   const services = {
     processes,
@@ -343,6 +372,7 @@ function createServices({
       processes,
       changes,
       timeBudgetMs: config.importTimeBudgetMs,
+      queueGeocoding,
     }),
     aiImports: createAiImportsService({ db, repository: aiImports, processes, jobs, model }),
     aiImportApply: createAiImportApplyService({
@@ -351,9 +381,21 @@ function createServices({
       locations,
       imports: locationImports,
       processes,
-      geocoder: createGeocoder(config.geocoder, config.photonUrl),
+      geocoder,
       logger,
       changes,
+      queueGeocoding,
+    }),
+    geocoder,
+    geocoding,
+    geocodingJobs: createGeocodingJobs({
+      db,
+      repository: geocodingRepository,
+      processes,
+      geocoder,
+      changes,
+      stopping: jobs.stopping,
+      logger,
     }),
     aiImportJobs: createAiImportJobs({
       db,

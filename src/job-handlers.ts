@@ -8,12 +8,16 @@ import { type JobContext, type JobName, type JobPayload, jobSchedules, jobSchema
 type Handler<N extends JobName> = (payload: JobPayload<N>, deps: Deps, job: JobContext) => Promise<unknown>;
 
 export const jobHandlers: { [N in JobName]: Handler<N> } = {
-  'maintenance.purge-expired': async (_payload, deps) => deps.services.maintenance.purgeExpired(),
+  'maintenance.purge-expired': async (_payload, deps) => ({
+    ...(await deps.services.maintenance.purgeExpired()),
+    geocodeCache: await deps.services.geocoder.purgeExpired(),
+  }),
   'ai-imports.generate': async (payload, deps, job) => deps.services.aiImportJobs.generate(payload, job),
+  'geocoding.run': async (payload, deps, job) => deps.services.geocodingJobs.run(payload, job),
 };
 
 /** How often a worker asks for jobs of each queue (seconds); pg-boss's default is 2. */
-const pollingSeconds: Partial<Record<JobName, number>> = { 'ai-imports.generate': 1 };
+const pollingSeconds: Partial<Record<JobName, number>> = { 'ai-imports.generate': 1, 'geocoding.run': 1 };
 
 /** Runs one job through its handler, exactly as the worker does (tests call this too). */
 export async function runJob<N extends JobName>(

@@ -17,6 +17,7 @@ import {
   finderDetailsRoutes,
   finderPublishRoutes,
 } from './modules/finders/payload/finders.payload.routes.ts';
+import { geocodingRoutes } from './modules/geocoding/geocoding.routes.ts';
 import { holidayCalendarsRoutes } from './modules/holiday-calendars/holiday-calendars.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
 import { locationBulkRoutes } from './modules/locations/bulk/locations.bulk.routes.ts';
@@ -41,6 +42,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
 
   await app.register(workspacesRoutes, { prefix: '/workspaces', scope: memberScope });
   await app.register(workspacesRoutes, { prefix: '/admin/workspaces', scope: adminScope });
+  await app.register(geocodingRoutes, { prefix: '/workspaces', scope: memberScope });
   await app.register(setsRoutes, { prefix: '/sets', scope: memberScope });
   await app.register(setsRoutes, { prefix: '/admin/sets', scope: adminScope });
   await app.register(tagsRoutes, { prefix: '/tags', scope: memberScope });

@@ -7,6 +7,7 @@ export * from './modules/auth/two-factor/two-factor.table.ts';
 export * from './modules/billing/billing.table.ts';
 export * from './modules/custom-fields/custom-fields.table.ts';
 export * from './modules/finders/finders.table.ts';
+export * from './modules/geocoding/geocoding.table.ts';
 export * from './modules/holiday-calendars/holiday-calendars.table.ts';
 export * from './modules/invites/invites.table.ts';
 export * from './modules/locations/locations.relations.table.ts';

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/config.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
+import { classifyGeocoderFailure } from '../src/modules/geocoding/geocoding.failures.ts';
 import { createGeocoder, type Geocoder } from '../src/modules/geocoding/geocoding.geocoder.ts';
 import { mentionsHouseNumber } from '../src/modules/geocoding/photon.geocoder.ts';
 import { FAKE_KEYS, type FakeProviders, startFakeProviders } from './fakes/providers.ts';
@@ -209,6 +210,58 @@ describe('GEOCODER=photon', () => {
     expect(await rejection(photon.geocode('Berlin', { signal: controller.signal }))).toMatchObject({
       failure: 'aborted',
     });
+  });
+});
+
+describe('GEOCODER=nominatim', () => {
+  const nominatim = () =>
+    createGeocoder(
+      { kind: 'nominatim', apiKey: undefined, baseUrl: fake.geocoderBaseUrl('nominatim') },
+      fake.photonUrl,
+      { userAgent: 'location-finder-service (+http://app.test)' },
+    );
+
+  it('asks /search for the one best match in jsonv2 with address details, naming itself', async () => {
+    await nominatim().geocode('Karl-Marx-Allee 100, 10243 Berlin');
+    const request = fake.lastRequest('nominatim');
+    expect(request).toMatchObject({
+      method: 'GET',
+      path: '/search',
+      query: { q: 'Karl-Marx-Allee 100, 10243 Berlin', format: 'jsonv2', limit: '1', addressdetails: '1' },
+    });
+    expect(request.headers['user-agent']).toBe('location-finder-service (+http://app.test)');
+  });
+
+  it.each([
+    ['Karl-Marx-Allee 100, 10243 Berlin', 'ROOFTOP'],
+    ['1600 Amphitheatre Parkway, Mountain View', 'ROOFTOP'],
+    // The house found has a number, but not one that was asked for.
+    ['Downing Street, London', 'APPROXIMATE'],
+    // A road, and a named object without a number: not a checked address.
+    ['Alexanderplatz, Berlin', 'GEOMETRIC_CENTER'],
+    ['Brandenburger Tor, Berlin', 'GEOMETRIC_CENTER'],
+    ['Berlin', 'APPROXIMATE'],
+  ])('%s -> %s', async (address, precision) => {
+    expect(await nominatim().geocode(address)).toMatchObject({ precision, lat: expect.any(Number) });
+  });
+
+  it('reads the coordinates Nominatim sends as strings', async () => {
+    expect(await nominatim().geocode('10 Downing Street')).toMatchObject({
+      lat: 51.5033635,
+      lng: -0.1276248,
+    });
+    expect(await nominatim().geocode('Atlantis')).toBeUndefined();
+  });
+
+  it('is refused (403) without a User-Agent of its own, which stops the geocoding job', async () => {
+    const anonymous = createGeocoder(
+      { kind: 'nominatim', apiKey: undefined, baseUrl: fake.geocoderBaseUrl('nominatim') },
+      fake.photonUrl,
+      { userAgent: 'node' },
+    );
+    const error = await rejection(anonymous.geocode('Berlin'));
+    expect(error).toMatchObject({ service: 'nominatim', status: 403 });
+    expect(classifyGeocoderFailure(error)).toBe('refused');
   });
 });
 

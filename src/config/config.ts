@@ -84,9 +84,17 @@ export const envSchema = z.object({
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  GEOCODER: z.enum(['none', 'google', 'photon']).default('none'),
+  GEOCODER: z.enum(['none', 'google', 'photon', 'nominatim']).default('none'),
   GEOCODER_API_KEY: optionalString,
   GEOCODER_BASE_URL: optionalUrl,
+  /**
+   * Requests per second to the geocoder, shared by every process and workspace (docs/api.md,
+   * Geocoding). Unset: the provider's published policy (geocoding.pacing.ts).
+   */
+  GEOCODER_RATE_LIMIT: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number().positive().max(1_000).optional(),
+  ),
   PHOTON_URL: z.url({ message: 'must be a URL' }).default('https://photon.komoot.io'),
   PROVIDER_BASE_URLS: optionalString
     .transform((value, ctx) => {
@@ -201,7 +209,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     dashboardDir: env.DASHBOARD_DIR ? path.resolve(env.DASHBOARD_DIR) : undefined,
     dashboardTileUrl: env.DASHBOARD_TILE_URL,
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL },
-    geocoder: { kind: env.GEOCODER, apiKey: env.GEOCODER_API_KEY, baseUrl: env.GEOCODER_BASE_URL },
+    geocoder: {
+      kind: env.GEOCODER,
+      apiKey: env.GEOCODER_API_KEY,
+      baseUrl: env.GEOCODER_BASE_URL,
+      ratePerSecond: env.GEOCODER_RATE_LIMIT,
+    },
     photonUrl: env.PHOTON_URL.replace(/\/+$/, ''),
     providerBaseUrls: env.PROVIDER_BASE_URLS,
     paddle: {

@@ -47,6 +47,8 @@ export interface WorkspaceSearch {
 export interface LocationsSearch extends WorkspaceSearch {
   q?: string;
   sort?: LocationSort;
+  /** Only the locations without coordinates (to place by hand). */
+  without_coordinates?: true;
 }
 
 const flag = (value: unknown) => (value === true || value === 'true' ? true : undefined);
@@ -102,6 +104,7 @@ const locationsRoute = createRoute({
     workspace: id(search.workspace),
     q: text(search.q),
     sort: LOCATION_SORTS.includes(search.sort as LocationSort) ? (search.sort as LocationSort) : undefined,
+    without_coordinates: flag(search.without_coordinates),
   }),
   component: lazyRouteComponent(() => import('./locations/locations-screen.tsx'), 'LocationsScreen'),
 });

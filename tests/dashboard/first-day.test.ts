@@ -92,7 +92,7 @@ it('signs up, imports 1,000 shops, designs and publishes a finder, and embeds it
 
   // The table lists what was imported.
   await page.getByRole('link', { name: 'Go to the locations' }).click();
-  await page.getByText('998 locations').waitFor();
+  await page.getByText('998 locations', { exact: true }).waitFor();
 
   // A finder, designed.
   await page.getByRole('link', { name: 'Finders' }).click();

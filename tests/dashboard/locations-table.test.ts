@@ -68,7 +68,7 @@ const firstTitles = (page: Page, count = 3) =>
 it('shows 2,500 locations a screenful at a time, searches, sorts and keeps both in the address', async () => {
   const opened = await stage.openSignedIn(token, `/app/locations?workspace=${workspaceId}`);
   const { page } = opened;
-  await page.getByText('2,500 locations').waitFor();
+  await page.getByText('2,500 locations', { exact: true }).waitFor();
   const table = page.getByRole('table');
   expect(await table.getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
   const drawn = await page.locator('tbody tr[aria-rowindex]').count();

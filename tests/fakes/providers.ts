@@ -1,6 +1,7 @@
 // One real HTTP server (node:http, a free port of 127.0.0.1) speaking the protocol of every
 // autocomplete provider and geocoder the service calls: Google Places (New), Mapbox Search Box,
-// HERE Geocoding & Search v7, TomTom Search v2, Geoapify, Photon and the Google Geocoding API.
+// HERE Geocoding & Search v7, TomTom Search v2, Geoapify, Photon, Nominatim and the Google
+// Geocoding API.
 // Each lives under its own path prefix (`/google`, `/here`, ...), so the code under test only
 // sees other base URLs (PROVIDER_BASE_URLS, PHOTON_URL, GEOCODER_BASE_URL). Handlers in
 // providers/ answer from a shared gazetteer in each provider's real response shape and check
@@ -15,6 +16,7 @@ import { GOOGLE_KEY, googlePlaces, googleServerError } from './providers/google.
 import { GEOCODING_KEY, googleGeocoding, overQueryLimit } from './providers/google-geocoding.ts';
 import { HERE_KEY, here } from './providers/here.ts';
 import { MAPBOX_TOKEN, mapbox } from './providers/mapbox.ts';
+import { nominatim } from './providers/nominatim.ts';
 import { photon } from './providers/photon.ts';
 import { answer, type FakeAnswer, type FakeHandler } from './providers/protocol.ts';
 import { TOMTOM_KEY, tomtom } from './providers/tomtom.ts';
@@ -29,6 +31,7 @@ export const FAKE_PROVIDERS = [
   'geoapify',
   'photon',
   'google-geocoding',
+  'nominatim',
 ] as const;
 export type FakeProvider = (typeof FAKE_PROVIDERS)[number];
 
@@ -43,12 +46,21 @@ export const FAKE_KEYS = {
 } as const;
 
 /**
- * `status_500`: a 500 in the provider's error shape. `hang`: the request is read and never
- * answered (until close). `error_in_body`: a 200 whose body reports a failure, only where the
- * provider does that (Google Geocoding: OVER_QUERY_LIMIT). `malformed_body`: a 200 whose JSON
- * is not the provider's shape (an array).
+ * `status_500`: a 500 in the provider's error shape. `status_503`: 503 Service Unavailable (an
+ * outage). `status_429`: 429 Too Many Requests. `hang`: the request is read and never answered
+ * (until close). `error_in_body`: a 200 whose body reports a failure, only where the provider
+ * does that (Google Geocoding: OVER_QUERY_LIMIT). `malformed_body`: a 200 whose JSON is not the
+ * provider's shape (an array). `key_refused`: the provider refuses the key as it really does
+ * (Google Geocoding: REQUEST_DENIED in a 200; the others: 403).
  */
-export type FailureMode = 'status_500' | 'hang' | 'error_in_body' | 'malformed_body';
+export type FailureMode =
+  | 'status_500'
+  | 'status_503'
+  | 'status_429'
+  | 'hang'
+  | 'error_in_body'
+  | 'malformed_body'
+  | 'key_refused';
 
 export interface RecordedRequest {
   provider: FakeProvider;
@@ -62,6 +74,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, when there is one. */
   body: unknown;
+  /** When the request arrived (performance.now(), milliseconds). */
+  at: number;
 }
 
 export interface FakeProviders {
@@ -73,6 +87,11 @@ export interface FakeProviders {
   lastRequest(provider: FakeProvider): RecordedRequest;
   /** Switch a provider to fail in that way; no mode: answer normally again. */
   fail(provider: FakeProvider, mode?: FailureMode): void;
+  /**
+   * After `skip` more requests answered normally (default 0), the provider's next `count`
+   * requests fail in that way; then it answers normally again: an outage in the middle of a run.
+   */
+  failNext(provider: FakeProvider, mode: Exclude<FailureMode, 'hang'>, count: number, skip?: number): void;
   /** Forget the requests and every failure. */
   reset(): void;
   /** The base URL of one provider on this server. */
@@ -81,8 +100,8 @@ export interface FakeProviders {
   providerBaseUrls: Record<'google' | 'mapbox' | 'here' | 'tomtom' | 'geoapify', string>;
   /** For PHOTON_URL. */
   photonUrl: string;
-  /** For GEOCODER_BASE_URL with GEOCODER=google or photon. */
-  geocoderBaseUrl(kind: 'google' | 'photon'): string;
+  /** For GEOCODER_BASE_URL with GEOCODER=google, photon or nominatim. */
+  geocoderBaseUrl(kind: 'google' | 'photon' | 'nominatim'): string;
   close(): Promise<void>;
 }
 
@@ -94,6 +113,7 @@ const HANDLERS: Record<FakeProvider, FakeHandler> = {
   geoapify,
   photon,
   'google-geocoding': googleGeocoding,
+  nominatim,
 };
 
 function failureAnswer(provider: FakeProvider, mode: Exclude<FailureMode, 'hang'>): FakeAnswer {
@@ -101,6 +121,17 @@ function failureAnswer(provider: FakeProvider, mode: Exclude<FailureMode, 'hang'
   if (mode === 'malformed_body') return answer(200, ['not', 'this', 'provider', 'shape']);
   // fail() allows it only for Google Geocoding.
   if (mode === 'error_in_body') return overQueryLimit();
+  if (mode === 'status_503') return answer(503, 'Service Unavailable');
+  if (mode === 'status_429') return answer(429, 'Too Many Requests');
+  if (mode === 'key_refused') {
+    return provider === 'google-geocoding'
+      ? answer(200, {
+          error_message: 'The provided API key is invalid. ',
+          results: [],
+          status: 'REQUEST_DENIED',
+        })
+      : answer(403, { message: 'Forbidden' });
+  }
   switch (provider) {
     case 'google':
       return googleServerError();
@@ -141,6 +172,10 @@ function send(res: ServerResponse, { status, body }: FakeAnswer) {
 export async function startFakeProviders(): Promise<FakeProviders> {
   const requests: RecordedRequest[] = [];
   const failures = new Map<FakeProvider, FailureMode>();
+  const countedFailures = new Map<
+    FakeProvider,
+    { mode: Exclude<FailureMode, 'hang'>; skip: number; left: number }
+  >();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -171,7 +206,14 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         provider,
         rawPath: (req.url ?? '/').replace(/[?#].*$/s, ''),
         query: Object.fromEntries(url.searchParams),
+        at: performance.now(),
       });
+      const counted = countedFailures.get(provider);
+      if (counted && counted.skip > 0) counted.skip -= 1;
+      else if (counted && counted.left > 0) {
+        counted.left -= 1;
+        return send(res, failureAnswer(provider, counted.mode));
+      }
       const mode = failures.get(provider);
       if (mode === 'hang') return;
       send(res, mode ? failureAnswer(provider, mode) : HANDLERS[provider](request));
@@ -199,9 +241,13 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       if (mode) failures.set(provider, mode);
       else failures.delete(provider);
     },
+    failNext(provider, mode, count, skip = 0) {
+      countedFailures.set(provider, { mode, skip, left: count });
+    },
     reset() {
       requests.length = 0;
       failures.clear();
+      countedFailures.clear();
     },
     baseUrl,
     providerBaseUrls: {
@@ -212,7 +258,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       geoapify: baseUrl('geoapify'),
     },
     photonUrl: baseUrl('photon'),
-    geocoderBaseUrl: (kind) => baseUrl(kind === 'google' ? 'google-geocoding' : 'photon'),
+    geocoderBaseUrl: (kind) => baseUrl(kind === 'google' ? 'google-geocoding' : kind),
     async close() {
       // Hanging requests keep their sockets open; close() would wait for them.
       server.closeAllConnections();

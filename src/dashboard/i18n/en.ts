@@ -185,6 +185,14 @@ export const en = {
   'locations.sort.descending': 'sorted descending',
   'locations.row_loading': 'Loading row…',
   'locations.import': 'Import CSV',
+  'locations.geocoding.waiting': '{count} locations wait for coordinates.',
+  'locations.geocoding.waiting_one': '1 location waits for coordinates.',
+  'locations.geocoding.in_progress': '{count} of them are being geocoded.',
+  'locations.geocoding.list': 'List them to place by hand',
+  'locations.geocoding.only':
+    'Showing the locations without coordinates. Open one to place its pin on the map or type its latitude and longitude.',
+  'locations.geocoding.show_all': 'Show all locations',
+  'locations.geocoding.none_left': 'Every location has coordinates.',
 
   'import.title': 'Import locations',
   'import.intro':
@@ -597,6 +605,7 @@ export const en = {
   'processes.events': 'Log',
   'processes.type.csv_import': 'CSV import',
   'processes.type.ai_location_import_generate': 'AI draft',
+  'processes.type.geocoding': 'Geocoding',
   'processes.type.ai_location_import_apply': 'AI import',
   'processes.type.other': 'Work',
   'processes.status.pending': 'Waiting',

@@ -52,13 +52,21 @@ export const BulkActions = memo(function BulkActions({
           body: {
             workspace_id: filter.workspaceId,
             ...body,
-            ...(chosen.kind === 'all' ? { filter: { q: filter.q || undefined } } : { ids: [...chosen.ids] }),
+            ...(chosen.kind === 'all'
+              ? {
+                  filter: {
+                    q: filter.q || undefined,
+                    without_coordinates: filter.withoutCoordinates || undefined,
+                  },
+                }
+              : { ids: [...chosen.ids] }),
           },
         }),
       ),
     onSuccess() {
       selection.clear();
       void queryClient.invalidateQueries({ queryKey: ['locations'] });
+      void queryClient.invalidateQueries({ queryKey: ['geocoding'] });
     },
   });
 

@@ -16,6 +16,8 @@ export interface LocationFilter {
   workspaceId: number;
   q: string;
   sort: LocationSort | undefined;
+  /** Only the locations without coordinates. */
+  withoutCoordinates: boolean;
 }
 
 async function fetchPage(filter: LocationFilter, page: number, signal: AbortSignal) {
@@ -26,6 +28,7 @@ async function fetchPage(filter: LocationFilter, page: number, signal: AbortSign
     offset: page * PAGE_SIZE,
     q: filter.q || undefined,
     sort: filter.sort,
+    without_coordinates: filter.withoutCoordinates ? 'true' : undefined,
   };
   return withTotal(await api.GET('/api/locations', { params: { query }, signal }));
 }
@@ -37,7 +40,14 @@ export function useLocationPages(filter: LocationFilter, first: number, last: nu
     pages.add(page);
   const queries = useQueries({
     queries: [...pages].map((page) => ({
-      queryKey: ['locations', filter.workspaceId, filter.q, filter.sort ?? 'id', page],
+      queryKey: [
+        'locations',
+        filter.workspaceId,
+        filter.q,
+        filter.sort ?? 'id',
+        filter.withoutCoordinates,
+        page,
+      ],
       queryFn: ({ signal }: { signal: AbortSignal }) => fetchPage(filter, page, signal),
       staleTime: 30_000,
       // While the next search's first page loads, the table keeps the last one's.

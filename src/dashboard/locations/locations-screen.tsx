@@ -11,6 +11,7 @@ import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, rememberWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
 import { BulkActions } from './bulk-actions.tsx';
+import { GeocodingNotice } from './geocoding-notice.tsx';
 import { type LocationFilter, useLocationPages } from './location-pages.ts';
 import { useLocationSelection } from './location-selection.ts';
 import { LocationsTable } from './locations-table.tsx';
@@ -39,7 +40,12 @@ export function LocationsScreen() {
   return (
     <WorkspaceLocations
       key={workspace.id}
-      filter={{ workspaceId: workspace.id, q: search.q ?? '', sort: search.sort }}
+      filter={{
+        workspaceId: workspace.id,
+        q: search.q ?? '',
+        sort: search.sort,
+        withoutCoordinates: search.without_coordinates === true,
+      }}
     />
   );
 }
@@ -50,7 +56,9 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
   const [range, setRange] = useState({ first: 0, last: 0 });
   const pages = useLocationPages(filter, range.first, range.last);
   // A new search or order starts with nothing selected.
-  const selection = useLocationSelection(`${filter.q}\u0000${filter.sort ?? ''}`);
+  const selection = useLocationSelection(
+    `${filter.q}\u0000${filter.sort ?? ''}\u0000${filter.withoutCoordinates}`,
+  );
 
   useEffect(() => rememberWorkspace(filter.workspaceId), [filter.workspaceId]);
   useEffect(() => {
@@ -92,12 +100,19 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
               : t('locations.count', { count: formatNumber(pages.total) })}
         </p>
       </div>
+      <GeocodingNotice workspaceId={filter.workspaceId} only={filter.withoutCoordinates} />
       {pages.error ? (
         <ErrorNotice error={pages.error} onRetry={() => void pages.refetch()} />
       ) : pages.total === 0 ? (
         <div className="empty">
-          <p>{filter.q ? t('locations.no_match', { q: filter.q }) : t('locations.empty')}</p>
-          {!filter.q && (
+          <p>
+            {filter.q
+              ? t('locations.no_match', { q: filter.q })
+              : filter.withoutCoordinates
+                ? t('locations.geocoding.none_left')
+                : t('locations.empty')}
+          </p>
+          {!filter.q && !filter.withoutCoordinates && (
             <Link className="button primary" to="/import" search={{ workspace: filter.workspaceId }}>
               {t('locations.import')}
             </Link>

@@ -25,6 +25,7 @@ const TYPE_LABELS: Record<string, MessageKey> = {
   csv_import: 'processes.type.csv_import',
   ai_location_import_generate: 'processes.type.ai_location_import_generate',
   ai_location_import_apply: 'processes.type.ai_location_import_apply',
+  geocoding: 'processes.type.geocoding',
 };
 const typeLabel = (type: string | null) => t((type && TYPE_LABELS[type]) || 'processes.type.other');
 

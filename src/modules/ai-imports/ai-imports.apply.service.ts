@@ -1,7 +1,8 @@
 // POST /ai-location-imports/{id}/import (docs/api.md, "AI import: routes and lifecycle"): applies a
 // draft batch inside the request, within the 300 s budget. First, outside any transaction, the
-// items to apply are planned and those without coordinates geocoded (GEOCODER; ROOFTOP and
-// RANGE_INTERPOLATED kept; a bounded number of calls in flight and a deadline). Then one
+// items to apply are planned and those without coordinates geocoded (GEOCODER through the shared
+// cache and rate limit; ROOFTOP and RANGE_INTERPOLATED kept; a bounded number of calls in flight
+// and a deadline; the geocoding job takes over the locations left without coordinates). Then one
 // transaction, with the batch locked and the plan made again from the items as they are now (a
 // PATCH may have landed meanwhile): the locations, their tags and custom values are written by the
 // CSV import's staging and set-based statements (no statement per item), the written locations join
@@ -16,12 +17,13 @@ import type { Actor } from '../../lib/actor.ts';
 import { mapWithConcurrency } from '../../lib/concurrency.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { UpstreamError } from '../../lib/upstream.ts';
-import type { Geocoder } from '../geocoding/geocoding.geocoder.ts';
+import type { CachedGeocoder } from '../geocoding/geocoding.cache.ts';
 import { applyStaged } from '../locations/import/locations.import.apply.ts';
 import { copyLine, type LocationImportRepository } from '../locations/import/locations.import.repository.ts';
 import { looseKey } from '../locations/import/locations.import.rows.ts';
 import { StagedValues } from '../locations/import/locations.import.shared.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
+import type { QueueGeocoding } from '../locations/locations.service.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import {
   AI_ITEM_LAYOUT,
@@ -60,11 +62,14 @@ interface ApplyServiceDeps {
   locations: LocationsRepository;
   imports: LocationImportRepository;
   processes: ProcessesService;
-  geocoder: Geocoder;
+  /** Through the shared cache and rate limit (docs/api.md, Geocoding). */
+  geocoder: CachedGeocoder;
   logger: Logger;
   /** Told after the import commits (it never throws): the locations and map are in finder payloads. */
   changes: PayloadChangeListener;
   geocodeBudgetMs?: number;
+  /** Queues the workspace's geocoding for the locations written without coordinates. */
+  queueGeocoding?: QueueGeocoding;
 }
 
 interface Geocoded {
@@ -152,6 +157,7 @@ export function createAiImportApplyService({
   logger,
   changes,
   geocodeBudgetMs = GEOCODE_BUDGET_MS,
+  queueGeocoding,
 }: ApplyServiceDeps) {
   /** Geocodes the planned items without coordinates; every failure becomes a warning. */
   async function geocode(plan: ApplyPlan): Promise<Map<number, Geocoded>> {
@@ -177,7 +183,7 @@ export function createAiImportApplyService({
         outcome = { warning: GEOCODE_WARNINGS.outOfTime };
       } else {
         try {
-          outcome = outcomeOf(await geocoder.geocode(query, { signal: deadline }));
+          outcome = outcomeOf((await geocoder.lookup(planned.payload, { signal: deadline })).answer);
         } catch (error) {
           outcome = {
             warning:
@@ -347,6 +353,7 @@ export function createAiImportApplyService({
       const { applied, locationOf } = await writeLocations(tx, locked.workspaceId, plan);
       const locationIds = [...new Set(plan.apply.map((_planned, index) => locationOf(index)))];
       const joinedMapId = await joinFinderMap(tx, locked, locationIds);
+      await queueGeocoding?.(tx, locked.workspaceId, actor.userId);
       await repository.updateItems(itemUpdates(plan, stored, geocoding.located, locationOf), tx);
       const processId = await recordProcess(
         tx,

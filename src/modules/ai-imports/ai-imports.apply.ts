@@ -8,7 +8,12 @@ import { storedSpecialHours } from '../../lib/hours/hours.rules.ts';
 import { readTimeZone } from '../../lib/hours/hours.zone-name.ts';
 import type { CustomFieldDefinitionRow } from '../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../custom-fields/custom-fields.values.ts';
-import type { GeocodePrecision, GeocodeResult } from '../geocoding/geocoding.geocoder.ts';
+import { addressQuery } from '../geocoding/geocoding.address.ts';
+import {
+  type GeocodePrecision,
+  type GeocodeResult,
+  PRECISE_PRECISIONS,
+} from '../geocoding/geocoding.geocoder.ts';
 import { openingLayoutOf } from '../locations/import/locations.import.opening.ts';
 import type { Layout, ParsedRow } from '../locations/import/locations.import.rows.ts';
 import { EMAIL_CUSTOM_FIELD, validatePayload } from './ai-imports.normalize.ts';
@@ -20,10 +25,10 @@ import type {
 } from './ai-imports.table.ts';
 
 /**
- * Only these geocoder precisions set a location's coordinates
- * (docs/api.md, "AI import: routes and lifecycle").
+ * Only these geocoder precisions set a location's coordinates (docs/api.md, Geocoding), as in
+ * the geocoding job.
  */
-export const ACCEPTED_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RANGE_INTERPOLATED'];
+export const ACCEPTED_PRECISIONS = PRECISE_PRECISIONS;
 
 /**
  * The staging layout of an AI item: the location columns a drafted payload has. external_id and
@@ -198,16 +203,15 @@ export function planApply(
   return plan;
 }
 
-/** The one-line address a geocoder is asked for: street, zip and city, state, country. */
-export function geocodeQuery(payload: AiImportLocationPayload): string {
-  const locality = [payload.zip, payload.city].filter(Boolean).join(' ');
-  return [payload.address, locality, payload.state, payload.country].filter(Boolean).join(', ');
-}
+/** The one-line address a geocoder is asked for (geocoding.address.ts). */
+export const geocodeQuery = (payload: AiImportLocationPayload): string => addressQuery(payload);
 
 /** What geocoding an item gave: coordinates to set, or the warning saying why there are none. */
 export type GeocodeOutcome = { lat: number; lng: number; precision: GeocodePrecision } | { warning: string };
 
-export function outcomeOf(result: GeocodeResult | undefined): GeocodeOutcome {
+export function outcomeOf(
+  result: Pick<GeocodeResult, 'lat' | 'lng' | 'precision'> | undefined,
+): GeocodeOutcome {
   if (!result) return { warning: GEOCODE_WARNINGS.notFound };
   if (!ACCEPTED_PRECISIONS.includes(result.precision)) {
     return { warning: GEOCODE_WARNINGS.imprecise(result.precision) };

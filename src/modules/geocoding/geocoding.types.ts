@@ -4,6 +4,10 @@
 // honestly and drops nothing itself. Kept apart from the factory so adapters import it without a
 // cycle.
 
+/** The values of GEOCODER. */
+export const GEOCODER_KINDS = ['none', 'google', 'photon', 'nominatim'] as const;
+export type GeocoderKind = (typeof GEOCODER_KINDS)[number];
+
 /** Google's location_type vocabulary, shared by every geocoder. */
 export const GEOCODE_PRECISIONS = [
   'ROOFTOP',
@@ -12,6 +16,9 @@ export const GEOCODE_PRECISIONS = [
   'APPROXIMATE',
 ] as const;
 export type GeocodePrecision = (typeof GEOCODE_PRECISIONS)[number];
+
+/** The only precisions that set a location's coordinates (docs/api.md, Geocoding). */
+export const PRECISE_PRECISIONS: readonly GeocodePrecision[] = ['ROOFTOP', 'RANGE_INTERPOLATED'];
 
 export interface GeocodeResult {
   lat: number;
@@ -31,7 +38,7 @@ export interface GeocodeContext {
  * another shape) reject with UpstreamError; a cancelled call with UpstreamError `aborted`.
  */
 export interface Geocoder {
-  readonly kind: 'none' | 'google' | 'photon';
+  readonly kind: GeocoderKind;
   geocode(address: string, context?: GeocodeContext): Promise<GeocodeResult | undefined>;
 }
 

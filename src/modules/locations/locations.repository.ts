@@ -2,7 +2,7 @@
 // statement, so a list of any length costs one round trip; what a location's JSON holds is
 // locations.json-fields.ts, the single read maps it onto the table's columns and a streamed
 // list has PostgreSQL write it as text (locations.listed-json.ts).
-import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { toCamelCase } from 'drizzle-orm/casing';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
@@ -88,12 +88,22 @@ export interface LocationFilter {
   ids?: number[];
   /** Only locations with this text in a searched field (list/locations.list-search.ts). */
   q?: string;
+  /** Only locations without coordinates (either of lat and lng missing). */
+  withoutCoordinates?: boolean;
 }
 
 /** The locations a list with this filter holds (and a bulk change's filter selects). */
-export function filterCondition({ actor, workspaceId, among, ids, q }: LocationFilter): SQL | undefined {
+export function filterCondition({
+  actor,
+  workspaceId,
+  among,
+  ids,
+  q,
+  withoutCoordinates,
+}: LocationFilter): SQL | undefined {
   return and(
     listedWorkspace(l.workspaceId, actor, workspaceId),
+    withoutCoordinates ? or(isNull(l.lat), isNull(l.lng)) : undefined,
     among === undefined ? undefined : sql`${l.id} in (select location_id from (${among}) among)`,
     ids === undefined ? undefined : inArray(l.id, ids),
     searchCondition(l.searchedText, q),

@@ -134,6 +134,11 @@ export const listLocationsQuerySchema = paginationQuerySchema.extend({
   finder_id: queryIdSchema('finder id').optional(),
   ids: queryIdListSchema('ids', MAX_LISTED_IDS).optional(),
   q: searchSchema.optional(),
+  /** `true`: only locations without coordinates (waiting for geocoding or a pin; docs/api.md, Geocoding). */
+  without_coordinates: z
+    .enum(['true', 'false'], { error: 'The without coordinates field must be true or false.' })
+    .transform((value) => value === 'true')
+    .optional(),
   sort: z
     .enum(LOCATION_SORTS, { error: `The sort must be one of: ${LOCATION_SORTS.join(', ')}.` })
     .optional(),

@@ -19,12 +19,23 @@ import { openingColumns } from './opening/locations.opening.ts';
 
 type Columns = Partial<NewLocation>;
 
+/**
+ * What a writer of locations calls in its transaction, after its writes, so locations left
+ * without coordinates get geocoded (the geocoding module's enqueue; docs/api.md, Geocoding).
+ */
+export type QueueGeocoding = (
+  tx: Transaction,
+  workspaceId: number,
+  userId: number | null,
+) => Promise<unknown>;
+
 /** Which locations a list holds: of a workspace, shown by a finder, among some ids, holding a text (all optional). */
 export interface LocationListFilterQuery {
   workspace_id?: number;
   finder_id?: number;
   ids?: number[];
   q?: string;
+  without_coordinates?: boolean;
 }
 
 /**
@@ -42,6 +53,8 @@ interface LocationsServiceDeps {
   changes: PayloadChangeListener;
   /** Best-effort removal of a deleted location's image, after the commit. */
   onImageOrphaned?: (key: string) => Promise<void>;
+  /** Queues the workspace's geocoding when a write leaves the location without coordinates. */
+  queueGeocoding?: QueueGeocoding;
 }
 
 export function createLocationsService({
@@ -50,6 +63,7 @@ export function createLocationsService({
   finderLocations,
   changes,
   onImageOrphaned,
+  queueGeocoding,
 }: LocationsServiceDeps) {
   /**
    * Column values of the body over the location `before` (none when creating); the relations
@@ -131,7 +145,12 @@ export function createLocationsService({
    * and the finder.
    */
   async function listFilter(actor: Actor, query: LocationListFilterQuery): Promise<LocationFilter> {
-    const filter: LocationFilter = { actor, q: query.q, ids: query.ids };
+    const filter: LocationFilter = {
+      actor,
+      q: query.q,
+      ids: query.ids,
+      withoutCoordinates: query.without_coordinates,
+    };
     if (query.workspace_id !== undefined) {
       await assertWorkspaceAccess(db, actor, query.workspace_id);
       filter.workspaceId = query.workspace_id;
@@ -171,6 +190,7 @@ export function createLocationsService({
         );
         await writeRelations(tx, row, body, errors, true);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
+        if (row.geocodeStatus === 'pending') await queueGeocoding?.(tx, row.workspaceId, actor.userId);
         return payload(row.id, tx);
       });
       await changes.workspaceChanged(body.workspace_id);
@@ -190,6 +210,7 @@ export function createLocationsService({
         await locations.update(id, { ...columns, updatedAt: new Date() }, tx);
         await writeRelations(tx, location, body, errors, false);
         if (Object.keys(errors).length > 0) throw createValidationError(errors);
+        await queueGeocoding?.(tx, location.workspaceId, actor.userId);
         return { workspaceId: location.workspaceId, updated: await payload(id, tx) };
       });
       await changes.workspaceChanged(workspaceId);

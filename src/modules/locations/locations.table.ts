@@ -15,7 +15,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { timestamps } from '../../db/columns.ts';
+import { oneOf, timestamps } from '../../db/columns.ts';
 import type { SpecialHours, WeeklyHours } from '../../lib/hours/hours.model.ts';
 import { workspaceIdColumn } from '../workspaces/workspaces.table.ts';
 import { listedJsonHead, listedJsonTail } from './json/locations.listed-json.ts';
@@ -36,6 +36,10 @@ const normalize = (value: SQL) => sql`lower(regexp_replace(coalesce(${value}, ''
 export const matchKeyOf = (column: (name: 'title' | 'address' | 'zip') => SQL): SQL =>
   sql`${normalize(column('title'))} || '|' || ${normalize(column('address'))} || '|' || ${normalize(column('zip'))}`;
 
+/** `pending`: waiting for the geocoding job; the others: looked up, no precise point (kept until the address changes). */
+export const geocodeStatuses = ['pending', 'not_found', 'imprecise', 'failed'] as const;
+export type GeocodeStatus = (typeof geocodeStatuses)[number];
+
 export const locationsTable = pgTable(
   'locations',
   {
@@ -52,6 +56,12 @@ export const locationsTable = pgTable(
     zip: text(),
     lat: doublePrecision(),
     lng: doublePrecision(),
+    /**
+     * Where geocoding stands for a location without coordinates (docs/api.md, Geocoding); null
+     * once it has coordinates, or with no address to look up. Kept by the trigger
+     * `locations_geocode_status` (drizzle/0008), so every writer follows the same rule.
+     */
+    geocodeStatus: text({ enum: geocodeStatuses }),
     phone: text(),
     email: text(),
     website: text(),
@@ -108,6 +118,11 @@ export const locationsTable = pgTable(
       .on(t.workspaceId, t.externalId)
       .where(sql`${t.externalId} is not null`),
     index('locations_workspace_id_match_key_idx').on(t.workspaceId, t.matchKey),
+    oneOf('locations_geocode_status_check', t.geocodeStatus, geocodeStatuses),
+    // The geocoding job's queue and the dashboard's counts: only rows waiting for coordinates.
+    index('locations_workspace_geocode_status_idx')
+      .on(t.workspaceId, t.geocodeStatus, t.id)
+      .where(sql`${t.geocodeStatus} is not null`),
     // `q` of the list: trigrams find the rows holding a part of a text (LIKE) in the index
     // (pg_trgm, created by drizzle/0006).
     index('locations_searched_text_trgm_idx').using('gin', t.searchedText.op('gin_trgm_ops')),

@@ -283,7 +283,7 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
       const row = await processes.lockVisible(userId, id, tx);
       if (!row) throw createProcessNotFoundError();
       if (row.status !== 'failed') throw createProcessNotRetryableError(row.status);
-      if (!isJobProcessType(row.type)) throw createProcessTypeNotRetryableError();
+      if (!isJobProcessType(row.type)) throw createProcessTypeNotRetryableError(row.type);
       const name = processJobs[row.type];
       const jobId = randomUUID();
       await change(

@@ -102,6 +102,8 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
       setCustom({ ...saved.custom_fields });
       setOpening(openingValues(saved));
       void queryClient.invalidateQueries({ queryKey: ['locations'] });
+      // A pin placed (or an address changed) moves the count of locations waiting for one.
+      void queryClient.invalidateQueries({ queryKey: ['geocoding'] });
       void queryClient.invalidateQueries({ queryKey: ['tags', workspaceId] });
       if (!location) {
         void navigate({
@@ -119,6 +121,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
       unwrap(await api.DELETE('/api/locations/{id}', { params: { path: { id } } })),
     onSuccess() {
       void queryClient.invalidateQueries({ queryKey: ['locations'] });
+      void queryClient.invalidateQueries({ queryKey: ['geocoding'] });
       void navigate({ to: '/locations', search: { workspace: workspaceId } });
     },
   });

@@ -44,7 +44,13 @@ export const bulkLocationsBodySchema = z
       .optional(),
     filter: z
       .object(
-        { q: searchSchema.optional(), finder_id: bodyIdSchema('finder id').optional() },
+        {
+          q: searchSchema.optional(),
+          finder_id: bodyIdSchema('finder id').optional(),
+          without_coordinates: z
+            .boolean({ error: 'The without coordinates field must be true or false.' })
+            .optional(),
+        },
         { error: 'The filter must be an object.' },
       )
       .optional(),

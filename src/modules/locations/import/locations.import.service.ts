@@ -22,6 +22,7 @@ import type { PayloadChangeListener } from '../../../lib/payload-changes.ts';
 import type { ProcessesService } from '../../processes/processes.service.ts';
 import { assertWorkspaceAccess } from '../../workspaces/workspaces.access.ts';
 import type { LocationsRepository } from '../locations.repository.ts';
+import type { QueueGeocoding } from '../locations.service.ts';
 import { applyStaged } from './locations.import.apply.ts';
 import { copyLine, type LocationImportRepository } from './locations.import.repository.ts';
 import {
@@ -120,6 +121,8 @@ interface LocationImportServiceDeps {
   changes: PayloadChangeListener;
   /** The most time one import may take (config.importTimeBudgetMs). */
   timeBudgetMs: number;
+  /** Queues the workspace's geocoding when the import leaves locations without coordinates. */
+  queueGeocoding?: QueueGeocoding;
 }
 
 export function createLocationImportService({
@@ -129,6 +132,7 @@ export function createLocationImportService({
   processes,
   changes,
   timeBudgetMs,
+  queueGeocoding,
 }: LocationImportServiceDeps) {
   async function importCsv(actor: Actor, input: ImportInput): Promise<ImportResult> {
     await assertWorkspaceAccess(db, actor, input.workspaceId);
@@ -263,6 +267,7 @@ export function createLocationImportService({
       signal,
     });
     signal.throwIfAborted();
+    await queueGeocoding?.(tx, input.workspaceId, actor.userId);
     // Rows refused once matched (the opening's rules between fields) are skipped rows too.
     const refused = applied.refused.map(({ i, field, message }) => ({ row: i + 1, field, message }));
     const skipped = staged.skipped + new Set(refused.map((error) => error.row)).size;

@@ -1,0 +1,189 @@
+// The geocoding job's reads and writes: a workspace's locations waiting for coordinates, the
+// verdicts written back (only while the location still has the address that was looked up), the
+// counts of the dashboard, and the workspace's geocoding process.
+import { and, asc, count, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Database, Executor, Transaction } from '../../db/client.ts';
+import { advisoryXactLock } from '../../db/locks.ts';
+import { type GeocodeStatus, locationsTable } from '../locations/locations.table.ts';
+import { openingColumns } from '../locations/opening/locations.opening.ts';
+import { processesTable } from '../processes/processes.table.ts';
+import type { AddressFields } from './geocoding.address.ts';
+
+export const GEOCODING_PROCESS_TYPE = 'geocoding';
+
+export interface PendingLocation extends AddressFields {
+  id: number;
+}
+
+export type GeocodingCounts = Record<GeocodeStatus, number> & { without_coordinates: number };
+
+const addressColumns = {
+  address: locationsTable.address,
+  zip: locationsTable.zip,
+  city: locationsTable.city,
+  state: locationsTable.state,
+  country: locationsTable.country,
+};
+
+/** The location still has exactly the address that was looked up. */
+const sameAddress = (fields: AddressFields) =>
+  and(
+    ...Object.entries(addressColumns).map(
+      ([name, column]) => sql`${column} is not distinct from ${fields[name as keyof AddressFields]}`,
+    ),
+  );
+
+export function createGeocodingRepository(db: Database) {
+  return {
+    /**
+     * Serialises, per workspace, queueing its geocoding with the job's decision to finish: a
+     * write that leaves locations pending either sees the running process (which then sees
+     * those locations before it finishes) or queues a new one.
+     */
+    lockWorkspace: (tx: Transaction, workspaceId: number) => advisoryXactLock(tx, `geocoding:${workspaceId}`),
+
+    /** The workspace's geocoding process that is queued or running, if any. */
+    async activeProcess(workspaceId: number, tx: Executor = db) {
+      const [row] = await tx
+        .select({ id: processesTable.id, status: processesTable.status })
+        .from(processesTable)
+        .where(
+          and(
+            eq(processesTable.workspaceId, workspaceId),
+            eq(processesTable.type, GEOCODING_PROCESS_TYPE),
+            inArray(processesTable.status, ['pending', 'running']),
+          ),
+        )
+        .orderBy(asc(processesTable.id))
+        .limit(1);
+      return row;
+    },
+
+    async process(processId: number) {
+      const [row] = await db
+        .select({ workspaceId: processesTable.workspaceId, summary: processesTable.summary })
+        .from(processesTable)
+        .where(eq(processesTable.id, processId));
+      return row;
+    },
+
+    /** Whether any location of the workspace is pending: one index entry, however many there are. */
+    async hasPending(workspaceId: number, tx: Executor = db): Promise<boolean> {
+      const rows = await tx
+        .select({ id: locationsTable.id })
+        .from(locationsTable)
+        .where(and(eq(locationsTable.workspaceId, workspaceId), eq(locationsTable.geocodeStatus, 'pending')))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    async pendingCount(workspaceId: number, tx: Executor = db): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(locationsTable)
+        .where(and(eq(locationsTable.workspaceId, workspaceId), eq(locationsTable.geocodeStatus, 'pending')));
+      return row?.n ?? 0;
+    },
+
+    /** Pending locations after `afterId`, by id. */
+    nextPending(workspaceId: number, afterId: number, limit: number): Promise<PendingLocation[]> {
+      return db
+        .select({ id: locationsTable.id, ...addressColumns })
+        .from(locationsTable)
+        .where(
+          and(
+            eq(locationsTable.workspaceId, workspaceId),
+            eq(locationsTable.geocodeStatus, 'pending'),
+            gt(locationsTable.id, afterId),
+          ),
+        )
+        .orderBy(asc(locationsTable.id))
+        .limit(limit);
+    },
+
+    /**
+     * Sets the coordinates (the trigger clears the status) and, by the API's rule, the time zone
+     * derived from them unless one was given; false when the address changed meanwhile.
+     */
+    async place(location: PendingLocation, point: { lat: number; lng: number }): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select()
+          .from(locationsTable)
+          .where(
+            and(
+              eq(locationsTable.id, location.id),
+              eq(locationsTable.geocodeStatus, 'pending'),
+              sameAddress(location),
+            ),
+          )
+          .for('update');
+        if (!before) return false;
+        // A lat/lng change raises no error of its own: the rules between fields held before.
+        const opening = openingColumns(point, before, {});
+        await tx
+          .update(locationsTable)
+          .set({ ...opening, lat: point.lat, lng: point.lng, updatedAt: new Date() })
+          .where(eq(locationsTable.id, location.id));
+        return true;
+      });
+    },
+
+    /** Records why a location stays without coordinates; false when the address changed meanwhile. */
+    async mark(location: PendingLocation, status: Exclude<GeocodeStatus, 'pending'>): Promise<boolean> {
+      const rows = await db
+        .update(locationsTable)
+        // updated_at stays: nothing a reader sees changed.
+        .set({ geocodeStatus: status, updatedAt: sql`${locationsTable.updatedAt}` })
+        .where(
+          and(
+            eq(locationsTable.id, location.id),
+            eq(locationsTable.geocodeStatus, 'pending'),
+            sameAddress(location),
+          ),
+        )
+        .returning({ id: locationsTable.id });
+      return rows.length > 0;
+    },
+
+    /** Locations with these statuses are looked up again (POST /workspaces/{id}/geocoding). */
+    async requeue(tx: Transaction, workspaceId: number, statuses: GeocodeStatus[]): Promise<number> {
+      if (statuses.length === 0) return 0;
+      const rows = await tx
+        .update(locationsTable)
+        .set({ geocodeStatus: 'pending', updatedAt: sql`${locationsTable.updatedAt}` })
+        .where(
+          and(eq(locationsTable.workspaceId, workspaceId), inArray(locationsTable.geocodeStatus, statuses)),
+        )
+        .returning({ id: locationsTable.id });
+      return rows.length;
+    },
+
+    async counts(workspaceId: number): Promise<GeocodingCounts> {
+      const rows = await db
+        .select({ status: locationsTable.geocodeStatus, n: count() })
+        .from(locationsTable)
+        .where(
+          and(
+            eq(locationsTable.workspaceId, workspaceId),
+            or(isNull(locationsTable.lat), isNull(locationsTable.lng)),
+          ),
+        )
+        .groupBy(locationsTable.geocodeStatus);
+      const counts: GeocodingCounts = {
+        pending: 0,
+        not_found: 0,
+        imprecise: 0,
+        failed: 0,
+        without_coordinates: 0,
+      };
+      for (const row of rows) {
+        if (row.status) counts[row.status] = row.n;
+        counts.without_coordinates += row.n;
+      }
+      return counts;
+    },
+  };
+}
+
+export type GeocodingRepository = ReturnType<typeof createGeocodingRepository>;
