@@ -11,6 +11,7 @@ export const jobHandlers: { [N in JobName]: Handler<N> } = {
   'maintenance.purge-expired': async (_payload, deps) => ({
     ...(await deps.services.maintenance.purgeExpired()),
     geocodeCache: await deps.services.geocoder.purgeExpired(),
+    geocodingQueued: await deps.services.geocoding.enqueueWaiting(),
   }),
   'ai-imports.generate': async (payload, deps, job) => deps.services.aiImportJobs.generate(payload, job),
   'geocoding.run': async (payload, deps, job) => deps.services.geocodingJobs.run(payload, job),

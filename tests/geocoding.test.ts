@@ -4,7 +4,7 @@
 // only precise points, marks the rest, waits out an outage (and resumes after handing back),
 // stops cleanly on a refused key; the routes count and restart, 404 across users, 422 on bad
 // bodies. Most runs use a high rate; one measures real pacing with two workers at once.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { registerJobs, runJob } from '../src/job-handlers.ts';
@@ -480,6 +480,44 @@ describe('the geocoding job', () => {
   });
 });
 
+describe("a failure that is not the provider's", () => {
+  it('hands the run back without marking the location or naming its address', async () => {
+    const { token, workspaceId } = await newWorkspace();
+    const location = await createLocation(token, workspaceId, {
+      title: 'Refused by the database',
+      address: '10 Downing Street',
+      zip: 'SW1A 2AA',
+      city: 'London',
+      country: 'GB',
+    });
+    // The database refuses the point this location gets (a stand-in for a timeout or a deadlock).
+    await ctx.deps.db.execute(sql`
+      create function refuse_point() returns trigger language plpgsql as $$
+      begin
+        if new.title = 'Refused by the database' and new.lat is not null then raise exception 'no point here'; end if;
+        return new;
+      end $$`);
+    await ctx.deps.db.execute(
+      sql`create trigger refuse_point before update on locations for each row execute function refuse_point()`,
+    );
+    try {
+      const { processId, outcome } = await runQueued(workspaceId);
+      await expect(outcome).rejects.toThrow();
+      expect((await statusOf(location.id)).status).toBe('pending');
+      const [process] = (await geocodingProcesses(workspaceId)).filter((row) => row.id === processId);
+      expect(process!.status).toBe('pending');
+      expect((await eventsOf(processId)).map((event) => event.message)).toContain(
+        'Geocoding failed unexpectedly: an internal error. The job will be retried (5 retries left).',
+      );
+      const said = JSON.stringify([await eventsOf(processId), process]);
+      expect(said).not.toMatch(/Downing|SW1A|London/);
+    } finally {
+      await ctx.deps.db.execute(sql`drop trigger refuse_point on locations`);
+      await ctx.deps.db.execute(sql`drop function refuse_point()`);
+    }
+  });
+});
+
 describe('in the worker', () => {
   it('runs the queued job through pg-boss and places the location', async () => {
     const worker = await createDeps(ctx.config, { databaseUrl: ctx.database.url, role: 'worker' });
@@ -501,6 +539,23 @@ describe('in the worker', () => {
     } finally {
       await worker.close();
     }
+  });
+
+  it('queues, in the hourly maintenance job, the workspaces whose locations wait without a process', async () => {
+    const { workspaceId } = await newWorkspace();
+    // Written around the API (as the migration marks older locations): pending, nothing queued.
+    const [row] = await ctx.deps.db
+      .insert(locationsTable)
+      .values({ workspaceId, title: 'Older', ...NOWHERE(950) })
+      .returning({ id: locationsTable.id });
+    expect((await statusOf(row!.id)).status).toBe('pending');
+    expect(await geocodingProcesses(workspaceId)).toEqual([]);
+    const first = (await runJob('maintenance.purge-expired', {}, ctx.deps)) as { geocodingQueued: number };
+    expect(first.geocodingQueued).toBeGreaterThanOrEqual(1);
+    expect(await geocodingProcesses(workspaceId)).toMatchObject([{ status: 'pending' }]);
+    // Queued once: the next run finds its process.
+    await runJob('maintenance.purge-expired', {}, ctx.deps);
+    expect(await geocodingProcesses(workspaceId)).toHaveLength(1);
   });
 
   it('deletes expired answers in the hourly maintenance job', async () => {

@@ -29,7 +29,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
           : waiting === 1
             ? t('locations.geocoding.waiting_one')
             : t('locations.geocoding.waiting', { count: formatNumber(waiting) })}
-        {!only && geocoding.data && geocoding.data.pending > 0 && geocoding.data.geocoder !== 'none'
+        {!only && geocoding.data && geocoding.data.pending > 0 && geocoding.data.process !== null
           ? ` ${t('locations.geocoding.in_progress', { count: formatNumber(geocoding.data.pending) })}`
           : ''}
       </p>

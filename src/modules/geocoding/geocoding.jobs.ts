@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import type { JobContext, JobPayload } from '../../jobs/jobs.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
+import { UpstreamError } from '../../lib/upstream.ts';
 import type { ProcessChangeWhere } from '../processes/processes.repository.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { type CachedGeocoder, type GeocodeAnswerValue, isPrecise } from './geocoding.cache.ts';
@@ -84,7 +85,15 @@ const readTally = (summary: Record<string, unknown> | null | undefined): Geocodi
 const percentOf = (tally: GeocodingTally) =>
   tally.total === 0 ? 100 : Math.min(99, Math.floor((tally.done / tally.total) * 100));
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/**
+ * What a failure may say in events and logs: a provider's failure (whose message never holds a
+ * query string, so no address or key) or the run's own wording of one. Nothing else's text: a
+ * database error's message holds the statement's parameters, the address among them.
+ */
+const reasonOf = (error: unknown) =>
+  error instanceof UpstreamError || error instanceof RefusedError || error instanceof HandedBackError
+    ? error.message
+    : 'an internal error';
 
 export function createGeocodingJobs({
   db,
@@ -199,8 +208,9 @@ export function createGeocodingJobs({
           written = await repository.mark(location, verdict);
         }
       } catch (error) {
-        if (signal.aborted || error instanceof RefusedError || error instanceof HandedBackError) throw error;
-        // This address failed (a 4xx, a body of another shape): the others may not.
+        // Only the provider's answer fails this one address (a 4xx, a body of another shape);
+        // anything else (a refused key, an outage handed back, the database) stops the run.
+        if (signal.aborted || !(error instanceof UpstreamError)) throw error;
         verdict = 'failed';
         written = await repository.mark(location, 'failed');
         if (written) {
@@ -290,14 +300,24 @@ export function createGeocodingJobs({
         ? 'The worker stopped while geocoding.'
         : error instanceof HandedBackError
           ? error.message
-          : `Geocoding failed unexpectedly: ${reasonOf(error)}`;
+          : `Geocoding failed unexpectedly: ${reasonOf(error)}.`;
       await progress(`Stopped after ${tally.done} of ${tally.total} locations.`).catch(() => undefined);
       await processes
         .handBack(processId, job.id, reason, job.retryLimit - job.retryCount)
         .catch((handBackError) =>
           logger.error({ err: handBackError, processId }, 'could not hand a process back'),
         );
-      throw error instanceof HandedBackError ? error : new HandedBackError(reason, { cause: error });
+      if (!(error instanceof HandedBackError || error instanceof UpstreamError)) {
+        // Its name and code only (see reasonOf).
+        const code = (error as { cause?: { code?: unknown } }).cause?.code;
+        logger.error(
+          { processId, error: error instanceof Error ? error.name : typeof error, code },
+          'geocoding failed',
+        );
+      }
+      throw error instanceof HandedBackError
+        ? error
+        : new HandedBackError(reason, error instanceof UpstreamError ? { cause: error } : undefined);
     } finally {
       watch.stop();
       if (placedSinceNotice) await changes.workspaceChanged(workspaceId).catch(() => undefined);

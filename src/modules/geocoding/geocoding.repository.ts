@@ -68,6 +68,15 @@ export function createGeocodingRepository(db: Database) {
     },
 
     /** Whether any location of the workspace is pending: one index entry, however many there are. */
+    /** The workspaces with pending locations (the partial index on geocode_status reads them). */
+    async workspacesWithPending(tx: Executor = db): Promise<number[]> {
+      const rows = await tx
+        .selectDistinct({ workspaceId: locationsTable.workspaceId })
+        .from(locationsTable)
+        .where(eq(locationsTable.geocodeStatus, 'pending'));
+      return rows.map((row) => row.workspaceId);
+    },
+
     async hasPending(workspaceId: number, tx: Executor = db): Promise<boolean> {
       const rows = await tx
         .select({ id: locationsTable.id })

@@ -100,6 +100,23 @@ export function createGeocodingService({
   return {
     enqueue,
 
+    /**
+     * Queues the geocoding of every workspace that has pending locations and no process queued
+     * or running: locations made pending by no write that queued them (the migration's
+     * backfill of older locations). Run by the hourly maintenance job; answers how many it queued.
+     */
+    async enqueueWaiting(): Promise<number> {
+      if (geocoderKind === 'none') return 0;
+      let queued = 0;
+      for (const workspaceId of await repository.workspacesWithPending()) {
+        await db.transaction(async (tx) => {
+          const active = await repository.activeProcess(workspaceId, tx);
+          if (!active && (await enqueue(tx, workspaceId, null)) !== undefined) queued += 1;
+        });
+      }
+      return queued;
+    },
+
     async get(actor: Actor, workspaceId: number): Promise<GeocodingStatePayload> {
       await assertWorkspaceAccess(db, actor, workspaceId);
       return state(workspaceId);

@@ -59,7 +59,7 @@ export const locationsTable = pgTable(
     /**
      * Where geocoding stands for a location without coordinates (docs/api.md, Geocoding); null
      * once it has coordinates, or with no address to look up. Kept by the trigger
-     * `locations_geocode_status` (drizzle/0008), so every writer follows the same rule.
+     * `locations_geocode_status` (drizzle/0009), so every writer follows the same rule.
      */
     geocodeStatus: text({ enum: geocodeStatuses }),
     phone: text(),
