@@ -8,6 +8,10 @@ import { type GeocodeStatus, locationsTable } from '../locations/locations.table
 import { openingColumns } from '../locations/opening/locations.opening.ts';
 import { processesTable } from '../processes/processes.table.ts';
 import type { AddressFields } from './geocoding.address.ts';
+import { geocodeCacheTable } from './geocoding.table.ts';
+
+/** Address keys forgotten in one statement. */
+const FORGET_BATCH = 10_000;
 
 export const GEOCODING_PROCESS_TYPE = 'geocoding';
 
@@ -156,16 +160,45 @@ export function createGeocodingRepository(db: Database) {
     },
 
     /** Locations with these statuses are looked up again (POST /workspaces/{id}/geocoding). */
-    async requeue(tx: Transaction, workspaceId: number, statuses: GeocodeStatus[]): Promise<number> {
-      if (statuses.length === 0) return 0;
-      const rows = await tx
+    /** Makes the locations with these statuses pending again; answers their addresses. */
+    async requeue(tx: Transaction, workspaceId: number, statuses: GeocodeStatus[]): Promise<AddressFields[]> {
+      if (statuses.length === 0) return [];
+      return tx
         .update(locationsTable)
         .set({ geocodeStatus: 'pending', updatedAt: sql`${locationsTable.updatedAt}` })
         .where(
           and(eq(locationsTable.workspaceId, workspaceId), inArray(locationsTable.geocodeStatus, statuses)),
         )
-        .returning({ id: locationsTable.id });
-      return rows.length;
+        .returning({
+          address: locationsTable.address,
+          zip: locationsTable.zip,
+          city: locationsTable.city,
+          state: locationsTable.state,
+          country: locationsTable.country,
+        });
+    },
+
+    /**
+     * Forgets the provider's kept answers for these address keys that set no point (nothing
+     * found, or only an approximate one): a person asking to look them up again is answered by
+     * the provider, not by the cache.
+     */
+    async forgetImpreciseAnswers(tx: Transaction, provider: string, keys: string[]): Promise<void> {
+      // In batches: a statement takes at most 65,535 parameters.
+      for (let start = 0; start < keys.length; start += FORGET_BATCH) {
+        await tx
+          .delete(geocodeCacheTable)
+          .where(
+            and(
+              eq(geocodeCacheTable.provider, provider),
+              inArray(geocodeCacheTable.addressKey, keys.slice(start, start + FORGET_BATCH)),
+              or(
+                eq(geocodeCacheTable.answer, 'not_found'),
+                sql`${geocodeCacheTable.precision} not in ('ROOFTOP', 'RANGE_INTERPOLATED')`,
+              ),
+            ),
+          );
+      }
     },
 
     async counts(workspaceId: number): Promise<GeocodingCounts> {

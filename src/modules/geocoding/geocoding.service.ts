@@ -9,6 +9,7 @@ import { createConflictError } from '../../lib/errors.ts';
 import type { GeocodeStatus } from '../locations/locations.table.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
+import { addressKey } from './geocoding.address.ts';
 import {
   GEOCODING_PROCESS_TYPE,
   type GeocodingCounts,
@@ -129,7 +130,8 @@ export function createGeocodingService({
         throw createConflictError('No geocoder is configured (GEOCODER=none); place the locations by hand.');
       }
       await db.transaction(async (tx) => {
-        await repository.requeue(tx, workspaceId, retry);
+        const requeued = await repository.requeue(tx, workspaceId, retry);
+        await repository.forgetImpreciseAnswers(tx, geocoderKind, requeued.map(addressKey));
         await enqueue(tx, workspaceId, actor.userId);
       });
       return state(workspaceId);
