@@ -10,10 +10,12 @@ import { createDeps, type Deps } from '../src/deps.ts';
 import { registerJobs, runJob } from '../src/job-handlers.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { addressKey } from '../src/modules/geocoding/geocoding.address.ts';
+import { createCachedGeocoder } from '../src/modules/geocoding/geocoding.cache.ts';
 import { classifyGeocoderFailure } from '../src/modules/geocoding/geocoding.failures.ts';
 import { createGeocodingJobs } from '../src/modules/geocoding/geocoding.jobs.ts';
 import { createGeocodingRepository } from '../src/modules/geocoding/geocoding.repository.ts';
 import { geocodeCacheTable } from '../src/modules/geocoding/geocoding.table.ts';
+import type { GeocodeResult, Geocoder } from '../src/modules/geocoding/geocoding.types.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { processEventsTable, processesTable } from '../src/modules/processes/processes.table.ts';
 import { createUser, tokenFor } from './factories/users.ts';
@@ -496,6 +498,67 @@ describe('a start that looks locations up again', () => {
     expect(await (await runQueued(workspaceId)).outcome).toBe('completed');
     expect((await statusOf(nowhere.id)).status).toBe('not_found');
     expect(geocoderRequests()).toHaveLength(2);
+  });
+});
+
+describe('lookups of one address at once', () => {
+  /** A geocoder whose one answer the test gives, and that sees whether its request was cancelled. */
+  function heldGeocoder() {
+    const held: { release?: (result: GeocodeResult) => void; signal?: AbortSignal; calls: number } = {
+      calls: 0,
+    };
+    const geocoder: Geocoder = {
+      kind: 'google',
+      geocode: (_address, context) => {
+        held.calls += 1;
+        held.signal = context?.signal;
+        return new Promise((resolve, reject) => {
+          held.release = resolve;
+          context?.signal?.addEventListener('abort', () => reject(new Error('cancelled')));
+        });
+      },
+    };
+    const noPacing = { wait: async () => undefined };
+    return { held, cached: createCachedGeocoder(ctx.deps.db, geocoder, noPacing) };
+  }
+  const settled = (promise: Promise<unknown>) =>
+    Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      new Promise((r) => setTimeout(() => r(false), 100)),
+    ]);
+
+  it("share one request, which one caller's cancel does not end for the others", async () => {
+    const { held, cached } = heldGeocoder();
+    const address = { ...NOWHERE(980), zip: null, state: null };
+    const first = new AbortController();
+    const importing = cached.lookup(address, { signal: first.signal });
+    const job = cached.lookup(address, { signal: new AbortController().signal });
+    await expect.poll(() => held.calls).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.abort();
+    await expect(importing).rejects.toThrow();
+    expect(held.signal!.aborted).toBe(false);
+    expect(await settled(job)).toBe(false);
+    held.release!({ lat: 1, lng: 2, precision: 'ROOFTOP', formatted_address: 'Nirgendwo 980' });
+    expect(await job).toEqual({ answer: { lat: 1, lng: 2, precision: 'ROOFTOP' }, fromCache: false });
+    expect(held.calls).toBe(1);
+  });
+
+  it('cancel the request when every caller has', async () => {
+    const { held, cached } = heldGeocoder();
+    const address = { ...NOWHERE(981), zip: null, state: null };
+    const callers = [new AbortController(), new AbortController()];
+    const lookups = callers.map((caller) => cached.lookup(address, { signal: caller.signal }));
+    await expect.poll(() => held.calls).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    callers[0]!.abort();
+    expect(held.signal!.aborted).toBe(false);
+    callers[1]!.abort();
+    expect(held.signal!.aborted).toBe(true);
+    for (const lookup of lookups) await expect(lookup).rejects.toThrow();
   });
 });
 

@@ -3,7 +3,9 @@
 // fresh; otherwise the provider is asked within the shared rate limit and its answer is kept.
 // A precise point is kept for good; "no precise result" (nothing found, or a point too coarse)
 // expires after NEGATIVE_ANSWER_TTL_DAYS, so an address the provider learns later is found then.
-// Failures are not kept. Lookups of one address in flight in this process share one request.
+// Failures are not kept. Lookups of one address in flight in this process share one request,
+// which stops only when every caller waiting for it has cancelled: one caller's deadline (an AI
+// import's) does not fail another's lookup (the geocoding job's).
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type AddressFields, addressKey, addressQuery } from './geocoding.address.ts';
@@ -32,11 +34,50 @@ export interface CachedGeocoder {
   purgeExpired(): Promise<number>;
 }
 
+/** One address's request in flight, and how many callers still wait for it. */
+interface SharedLookup {
+  answer: Promise<GeocodeAnswerValue>;
+  controller: AbortController;
+  waiting: number;
+}
+
+/**
+ * The shared answer for one caller. Its cancel rejects its own wait at once; the request is
+ * cancelled only when the last caller waiting has left (a caller without a signal never leaves).
+ */
+function waitFor(
+  shared: SharedLookup,
+  signal: AbortSignal | undefined,
+  abandoned: () => void,
+): Promise<GeocodeAnswerValue> {
+  shared.waiting += 1;
+  if (!signal) return shared.answer;
+  return new Promise((resolve, reject) => {
+    const leave = () => {
+      reject(signal.reason);
+      shared.waiting -= 1;
+      if (shared.waiting === 0) {
+        // Gone from the lookups in flight first: a caller arriving now asks afresh.
+        abandoned();
+        shared.controller.abort(signal.reason);
+      }
+    };
+    if (signal.aborted) {
+      // Handled: the request's own failure must not go unobserved once nobody waits for it.
+      shared.answer.catch(() => undefined);
+      leave();
+      return;
+    }
+    signal.addEventListener('abort', leave, { once: true });
+    shared.answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', leave));
+  });
+}
+
 export const isPrecise = (answer: GeocodeAnswerValue): answer is NonNullable<GeocodeAnswerValue> =>
   answer !== undefined && PRECISE_PRECISIONS.includes(answer.precision);
 
 export function createCachedGeocoder(db: Database, geocoder: Geocoder, pacer: Pacer): CachedGeocoder {
-  const inFlight = new Map<string, Promise<GeocodeAnswerValue>>();
+  const inFlight = new Map<string, SharedLookup>();
 
   async function cached(key: string): Promise<{ answer: GeocodeAnswerValue } | undefined> {
     const [row] = await db
@@ -104,12 +145,22 @@ export function createCachedGeocoder(db: Database, geocoder: Geocoder, pacer: Pa
       const key = addressKey(fields);
       const hit = await cached(key);
       if (hit) return { answer: hit.answer, fromCache: true };
-      let pending = inFlight.get(key);
-      if (!pending) {
-        pending = ask(fields, key, context).finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+      let shared = inFlight.get(key);
+      if (!shared) {
+        const controller = new AbortController();
+        const answer: Promise<GeocodeAnswerValue> = ask(fields, key, {
+          ...context,
+          signal: controller.signal,
+        }).finally(() => {
+          if (inFlight.get(key)?.answer === answer) inFlight.delete(key);
+        });
+        shared = { answer, controller, waiting: 0 };
+        inFlight.set(key, shared);
       }
-      return { answer: await pending, fromCache: false };
+      const abandoned = () => {
+        if (inFlight.get(key) === shared) inFlight.delete(key);
+      };
+      return { answer: await waitFor(shared, context.signal, abandoned), fromCache: false };
     },
   };
 }
