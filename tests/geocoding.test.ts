@@ -453,12 +453,17 @@ describe('the geocoding job', () => {
       pending: 4,
       process: null,
     });
+    // Until a person starts it again, writes and the maintenance job queue nothing: each process
+    // would fail on its first request.
+    await createLocation(token, workspaceId, NOWHERE(304));
+    await runJob('maintenance.purge-expired', {}, ctx.deps);
+    expect(await geocodingProcesses(workspaceId)).toHaveLength(1);
 
     // Fixed: a start queues a new process that finishes the work.
     providers.fail('google-geocoding');
     const started = await call('POST', `/workspaces/${workspaceId}/geocoding`, token);
     expect(started.statusCode, started.body).toBe(202);
-    expect(started.json()).toMatchObject({ pending: 4, process: { status: 'pending' } });
+    expect(started.json()).toMatchObject({ pending: 5, process: { status: 'pending' } });
     expect(await (await runQueued(workspaceId)).outcome).toBe('completed');
   });
 

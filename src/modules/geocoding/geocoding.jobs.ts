@@ -19,7 +19,7 @@ import type { ProcessChangeWhere } from '../processes/processes.repository.ts';
 import type { ProcessesService } from '../processes/processes.service.ts';
 import { type CachedGeocoder, type GeocodeAnswerValue, isPrecise } from './geocoding.cache.ts';
 import { classifyGeocoderFailure } from './geocoding.failures.ts';
-import type { GeocodingRepository, PendingLocation } from './geocoding.repository.ts';
+import { type GeocodingRepository, KEY_REFUSED_STEP, type PendingLocation } from './geocoding.repository.ts';
 
 /** Pauses before each new try of a location while the provider fails for a passing reason. */
 export const OUTAGE_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
@@ -287,6 +287,7 @@ export function createGeocodingJobs({
           stillRunning,
           {
             status: 'failed',
+            currentStep: KEY_REFUSED_STEP,
             errorMessage: message,
             summary: { ...tally },
             finishedAt: 'now',

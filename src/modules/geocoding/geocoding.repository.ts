@@ -1,7 +1,7 @@
 // The geocoding job's reads and writes: a workspace's locations waiting for coordinates, the
 // verdicts written back (only while the location still has the address that was looked up), the
 // counts of the dashboard, and the workspace's geocoding process.
-import { and, asc, count, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { advisoryXactLock } from '../../db/locks.ts';
 import { type GeocodeStatus, locationsTable } from '../locations/locations.table.ts';
@@ -14,6 +14,8 @@ import { geocodeCacheTable } from './geocoding.table.ts';
 const FORGET_BATCH = 10_000;
 
 export const GEOCODING_PROCESS_TYPE = 'geocoding';
+/** The step a geocoding process fails at when the provider refuses the key. */
+export const KEY_REFUSED_STEP = 'key_refused';
 
 export interface PendingLocation extends AddressFields {
   id: number;
@@ -61,6 +63,19 @@ export function createGeocodingRepository(db: Database) {
         .orderBy(asc(processesTable.id))
         .limit(1);
       return row;
+    },
+
+    /** Whether the workspace's latest geocoding process failed on a refused key. */
+    async stoppedByRefusedKey(workspaceId: number, tx: Executor = db): Promise<boolean> {
+      const [row] = await tx
+        .select({ status: processesTable.status, step: processesTable.currentStep })
+        .from(processesTable)
+        .where(
+          and(eq(processesTable.workspaceId, workspaceId), eq(processesTable.type, GEOCODING_PROCESS_TYPE)),
+        )
+        .orderBy(desc(processesTable.id))
+        .limit(1);
+      return row?.status === 'failed' && row.step === KEY_REFUSED_STEP;
     },
 
     async process(processId: number) {

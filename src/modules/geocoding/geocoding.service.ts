@@ -43,18 +43,22 @@ export function createGeocodingService({
   /**
    * In the caller's transaction, after its writes: queues the workspace's geocoding when it has
    * pending locations and none is queued or running. No geocoder configured: nothing to do.
+   * Once the provider refused the key, only a person's start (`byHand`) queues again: otherwise
+   * every later write would queue a process that fails on its first request.
    * Answers the active process's id, if there is one.
    */
   async function enqueue(
     tx: Transaction,
     workspaceId: number,
     userId: number | null,
+    byHand = false,
   ): Promise<number | undefined> {
     if (geocoderKind === 'none') return undefined;
     if (!(await repository.hasPending(workspaceId, tx))) return undefined;
     await repository.lockWorkspace(tx, workspaceId);
     const active = await repository.activeProcess(workspaceId, tx);
     if (active) return active.id;
+    if (!byHand && (await repository.stoppedByRefusedKey(workspaceId, tx))) return undefined;
     const pending = await repository.pendingCount(workspaceId, tx);
     const jobId = randomUUID();
     const id = await processes.create(
@@ -132,7 +136,7 @@ export function createGeocodingService({
       await db.transaction(async (tx) => {
         const requeued = await repository.requeue(tx, workspaceId, retry);
         await repository.forgetImpreciseAnswers(tx, geocoderKind, requeued.map(addressKey));
-        await enqueue(tx, workspaceId, actor.userId);
+        await enqueue(tx, workspaceId, actor.userId, true);
       });
       return state(workspaceId);
     },
