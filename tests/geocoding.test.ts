@@ -458,12 +458,26 @@ describe('the geocoding job', () => {
     await createLocation(token, workspaceId, NOWHERE(304));
     await runJob('maintenance.purge-expired', {}, ctx.deps);
     expect(await geocodingProcesses(workspaceId)).toHaveLength(1);
+    // An hour later the maintenance job tries once more by itself (the key may be fixed by then).
+    await ctx.deps.db
+      .update(processesTable)
+      .set({ finishedAt: new Date(Date.now() - 61 * 60_000) })
+      .where(eq(processesTable.id, processId));
+    await runJob('maintenance.purge-expired', {}, ctx.deps);
+    expect(await geocodingProcesses(workspaceId)).toMatchObject([
+      { status: 'failed' },
+      { status: 'pending' },
+    ]);
+    // It fails on the key again, and the pause starts over.
+    expect(await (await runQueued(workspaceId)).outcome).toBe('failed');
+    await createLocation(token, workspaceId, NOWHERE(305));
+    expect(await geocodingProcesses(workspaceId)).toHaveLength(2);
 
     // Fixed: a start queues a new process that finishes the work.
     providers.fail('google-geocoding');
     const started = await call('POST', `/workspaces/${workspaceId}/geocoding`, token);
     expect(started.statusCode, started.body).toBe(202);
-    expect(started.json()).toMatchObject({ pending: 5, process: { status: 'pending' } });
+    expect(started.json()).toMatchObject({ pending: 6, process: { status: 'pending' } });
     expect(await (await runQueued(workspaceId)).outcome).toBe('completed');
   });
 

@@ -16,6 +16,8 @@ const FORGET_BATCH = 10_000;
 export const GEOCODING_PROCESS_TYPE = 'geocoding';
 /** The step a geocoding process fails at when the provider refuses the key. */
 export const KEY_REFUSED_STEP = 'key_refused';
+/** How long after a refused key geocoding is queued only by a person's start. */
+const REFUSED_KEY_PAUSE = '1 hour';
 
 export interface PendingLocation extends AddressFields {
   id: number;
@@ -65,17 +67,25 @@ export function createGeocodingRepository(db: Database) {
       return row;
     },
 
-    /** Whether the workspace's latest geocoding process failed on a refused key. */
+    /**
+     * Whether the workspace's latest geocoding process failed on a refused key within the last
+     * REFUSED_KEY_PAUSE: until then writes and the maintenance job queue none (each would fail on
+     * its first request); after it one is queued again, so a fixed key is used without a person.
+     */
     async stoppedByRefusedKey(workspaceId: number, tx: Executor = db): Promise<boolean> {
       const [row] = await tx
-        .select({ status: processesTable.status, step: processesTable.currentStep })
+        .select({
+          status: processesTable.status,
+          step: processesTable.currentStep,
+          recent: sql<boolean>`${processesTable.finishedAt} > now() - ${REFUSED_KEY_PAUSE}::interval`,
+        })
         .from(processesTable)
         .where(
           and(eq(processesTable.workspaceId, workspaceId), eq(processesTable.type, GEOCODING_PROCESS_TYPE)),
         )
         .orderBy(desc(processesTable.id))
         .limit(1);
-      return row?.status === 'failed' && row.step === KEY_REFUSED_STEP;
+      return row?.status === 'failed' && row.step === KEY_REFUSED_STEP && row.recent === true;
     },
 
     async process(processId: number) {

@@ -43,8 +43,8 @@ export function createGeocodingService({
   /**
    * In the caller's transaction, after its writes: queues the workspace's geocoding when it has
    * pending locations and none is queued or running. No geocoder configured: nothing to do.
-   * Once the provider refused the key, only a person's start (`byHand`) queues again: otherwise
-   * every later write would queue a process that fails on its first request.
+   * For an hour after the provider refused the key, only a person's start (`byHand`) queues
+   * again: otherwise every later write would queue a process that fails on its first request.
    * Answers the active process's id, if there is one.
    */
   async function enqueue(
