@@ -15,6 +15,9 @@ export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64ur
 /** Tokens are stored as SHA-256 digests: they are long random values, so no salt or KDF is needed. */
 export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** Names published files by their content (the widget payload's versions, a chunked publish's files). */
+export const sha1Hex = (data: string | Buffer) => createHash('sha1').update(data).digest('hex');
+
 /** Constant-time comparison of two strings (signatures, codes, digests). */
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);

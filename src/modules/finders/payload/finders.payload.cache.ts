@@ -11,8 +11,9 @@
 // while Redis is away, this process's own counters still catch its own writes, and other
 // processes' writes are caught by the 60 s TTL at the latest. Without REDIS_URL the counters
 // are in-process only (one web process).
-import { createHash } from 'node:crypto';
+
 import { compressBody } from '../../../lib/content-coding.ts';
+import { sha1Hex } from '../../../lib/crypto.ts';
 import type { PayloadChangeListener } from '../../../lib/payload-changes.ts';
 import type { GuardedRedis } from '../../../lib/redis.ts';
 import type { BuiltPayload, PayloadDependencies } from './finders.payload.repository.ts';
@@ -42,8 +43,6 @@ interface Entry extends CachedPayload {
   expiresAt: number;
   bytes: number;
 }
-
-export const sha1Hex = (data: string | Buffer) => createHash('sha1').update(data).digest('hex');
 
 /**
  * The JSON (UTF-8 bytes) and its compressed forms, computed once per fill at the `fast` effort

@@ -4,11 +4,12 @@
 import type { Database } from '../../../db/client.ts';
 import type { Actor } from '../../../lib/actor.ts';
 import { mapWithConcurrency } from '../../../lib/concurrency.ts';
+import { sha1Hex } from '../../../lib/crypto.ts';
 import { createOriginNotAllowedError, finderAllowsOrigin } from '../../../lib/origins.ts';
 import type { Storage } from '../../../lib/storage/storage.ts';
 import { createFinderNotFoundError } from '../finders.errors.ts';
 import type { ChunkedManifest } from './chunked/chunked.files.ts';
-import { type CachedPayload, type PayloadCache, sha1Hex } from './finders.payload.cache.ts';
+import type { CachedPayload, PayloadCache } from './finders.payload.cache.ts';
 import type { FinderPayloadRepository } from './finders.payload.repository.ts';
 
 export const VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';

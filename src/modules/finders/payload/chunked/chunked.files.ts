@@ -9,7 +9,7 @@
 // Every name is the SHA-1 of the file's bytes, so an area whose locations did not change keeps
 // its name from one publish to the next and is not uploaded again. Keys are in alphabetical
 // order throughout: the same content gives the same bytes.
-import { createHash } from 'node:crypto';
+import { sha1Hex } from '../../../../lib/crypto.ts';
 import type { AreaBounds } from '../../../../lib/geo.ts';
 import type { OpeningSchedule } from '../../../../lib/hours/hours.model.ts';
 import { matchesRefinement, type Refinement } from '../../../../lib/refinements.ts';
@@ -72,8 +72,6 @@ interface IndexedLocation extends OpeningSchedule {
 
 /** Coordinates in the index: integers of this many per degree (about a metre). */
 export const INDEX_COORDINATE_SCALE = 1e5;
-
-const sha1 = (body: Buffer) => createHash('sha1').update(body).digest('hex');
 
 /** Bit i of the result (byte i >> 3, bit i & 7) is set when test(i) holds; base64. */
 function bitset(count: number, test: (index: number) => boolean): string {
@@ -150,7 +148,7 @@ export function chunkedFiles(frame: PayloadFrame, areas: AreaDocuments[]): Chunk
   for (const area of areas) {
     const body = Buffer.concat([Buffer.from('['), area.documents, Buffer.from(']')]);
     const documents = JSON.parse(body.toString('utf8')) as IndexedLocation[];
-    const path = `c/${sha1(body)}.json`;
+    const path = `c/${sha1Hex(body)}.json`;
     files.push({ path, body });
     locations.push(...documents);
     listed.push(
@@ -160,7 +158,7 @@ export function chunkedFiles(frame: PayloadFrame, areas: AreaDocuments[]): Chunk
     );
   }
   const index = indexOf(locations, frame);
-  const indexPath = `i/${sha1(index)}.json`;
+  const indexPath = `i/${sha1Hex(index)}.json`;
   files.push({ path: indexPath, body: index });
   const { advanced_refinements, authorized_urls, custom_fields, id, name, sets, settings, tags, token } =
     frame;
