@@ -35,18 +35,21 @@ export interface Cluster {
 const TILE_SIZE = 256;
 const MAX_LATITUDE = 85.0511287798;
 
+/** The positions of locations 0 to count - 1, `position(i)` each (null or absent: none). */
 export function projectLocations(
-  locations: readonly { lat?: number | null; lng?: number | null }[],
+  count: number,
+  position: (i: number) => { lat?: number | null; lng?: number | null } | null | undefined,
 ): ProjectedLocations {
-  const x = new Float64Array(locations.length).fill(Number.NaN);
-  const y = new Float64Array(locations.length).fill(Number.NaN);
-  locations.forEach((location, i) => {
-    if (!hasPosition(location)) return;
+  const x = new Float64Array(count).fill(Number.NaN);
+  const y = new Float64Array(count).fill(Number.NaN);
+  for (let i = 0; i < count; i++) {
+    const location = position(i);
+    if (!location || !hasPosition(location)) continue;
     const lat = Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, location.lat));
     const sin = Math.sin((lat * Math.PI) / 180);
     x[i] = (location.lng + 180) / 360;
     y[i] = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
-  });
+  }
   return { x, y };
 }
 

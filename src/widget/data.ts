@@ -5,11 +5,18 @@
 // so the widget itself must refuse to render on a site the finder does not list. No cookies
 // go out (credentials: omit).
 import { finderAllowsOrigin } from '../lib/origin-rules.ts';
+import { readManifestAreas } from './chunked/nearest-areas.ts';
 import type { Endpoints } from './endpoints.ts';
-import type { FinderPayload } from './types.ts';
+import type { ChunkedSource, FinderLocation, FinderPayload } from './types.ts';
 
 export type LoadResult =
-  | { ok: true; payload: FinderPayload; source: 'cdn' | 'api' }
+  | {
+      ok: true;
+      /** A chunked finder's payload has no locations: `chunked` says where they are. */
+      payload: FinderPayload;
+      source: 'cdn' | 'api';
+      chunked?: ChunkedSource;
+    }
   | { ok: false; reason: 'forbidden' | 'not_found' | 'failed' };
 
 async function getJson(url: string): Promise<{ status: number; body: unknown }> {
@@ -18,16 +25,52 @@ async function getJson(url: string): Promise<{ status: number; body: unknown }> 
   return { status: response.status, body };
 }
 
+/** A file's JSON body; rejects on any failure (a chunked finder's area and index files). */
+export async function fetchJson(url: string): Promise<unknown> {
+  const { status, body } = await getJson(url);
+  if (status !== 200) throw new Error(`${url} answered ${status}`);
+  return body;
+}
+
 /** A list of strings, or undefined for anything else. */
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? value : undefined;
 }
 
+/** A location document with the lists filters rely on (optional in older payloads); undefined when it is not one. */
+export function asLocation(body: unknown): FinderLocation | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const location = body as FinderLocation;
+  if (typeof location.id !== 'number' || typeof location.title !== 'string') return undefined;
+  return {
+    ...location,
+    tags: Array.isArray(location.tags) ? location.tags : [],
+    sets: Array.isArray(location.sets) ? location.sets : [],
+    custom_fields:
+      location.custom_fields && typeof location.custom_fields === 'object' ? location.custom_fields : {},
+  };
+}
+
+/** The manifest's `chunked` read against its URL, or undefined when it is not of its shape. */
+function asChunked(value: unknown, manifestUrl: string): ChunkedSource | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { areas, count, index, hours } = value as Record<string, unknown>;
+  const read = readManifestAreas(areas);
+  if (!read || typeof count !== 'number' || typeof index !== 'string') return undefined;
+  return {
+    areas: read,
+    count,
+    index: new URL(index, manifestUrl).href,
+    // Manifests without the flag are read as having hours: the filter then finds none open.
+    hours: hours !== false,
+    base: manifestUrl,
+  };
+}
+
 function asPayload(body: unknown, authorizedUrls: string[]): FinderPayload | undefined {
-  if (typeof body !== 'object' || body === null || !Array.isArray((body as FinderPayload).locations)) {
-    return undefined;
-  }
+  if (typeof body !== 'object' || body === null) return undefined;
   const payload = body as FinderPayload;
+  if (!Array.isArray(payload.locations) && !('chunked' in payload)) return undefined;
   // The lists are optional in older payloads; each location keeps the shape filters rely on.
   return {
     ...payload,
@@ -37,13 +80,9 @@ function asPayload(body: unknown, authorizedUrls: string[]): FinderPayload | und
     tags: Array.isArray(payload.tags) ? payload.tags : [],
     sets: Array.isArray(payload.sets) ? payload.sets : [],
     custom_fields: Array.isArray(payload.custom_fields) ? payload.custom_fields : [],
-    locations: payload.locations.map((location) => ({
-      ...location,
-      tags: Array.isArray(location.tags) ? location.tags : [],
-      sets: Array.isArray(location.sets) ? location.sets : [],
-      custom_fields:
-        location.custom_fields && typeof location.custom_fields === 'object' ? location.custom_fields : {},
-    })),
+    locations: Array.isArray(payload.locations)
+      ? payload.locations.map(asLocation).filter((location) => location !== undefined)
+      : [],
   };
 }
 
@@ -54,28 +93,41 @@ function asPayload(body: unknown, authorizedUrls: string[]): FinderPayload | und
  * URL, so a relative one (`v/{sha1}.json`) follows the CDN wherever it is served from, and an
  * absolute one still works.
  */
-async function fromCdn(token: string, endpoints: Endpoints): Promise<FinderPayload | undefined> {
+async function fromCdn(
+  token: string,
+  endpoints: Endpoints,
+): Promise<{ payload: FinderPayload; chunked?: ChunkedSource } | undefined> {
   try {
     const pointerUrl = `${endpoints.cdnUrl}/finders/${encodeURIComponent(token)}/config.json`;
     const pointer = await getJson(pointerUrl);
     const url = (pointer.body as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || url === '') return undefined;
     // The versioned file is immutable, so the browser cache may answer it.
-    const file = await getJson(new URL(url, pointerUrl).href);
-    const authorizedUrls = stringList(
-      (file.body as { authorized_urls?: unknown } | undefined)?.authorized_urls,
-    );
+    const fileUrl = new URL(url, pointerUrl).href;
+    const file = await getJson(fileUrl);
+    const fields = file.body as { authorized_urls?: unknown; chunked?: unknown } | undefined;
+    const authorizedUrls = stringList(fields?.authorized_urls);
     if (authorizedUrls === undefined) return undefined;
-    return asPayload(file.body, authorizedUrls);
+    const payload = asPayload(file.body, authorizedUrls);
+    if (!payload) return undefined;
+    if (fields?.chunked === undefined) return { payload };
+    // A manifest this widget cannot read: the API's full payload serves instead.
+    const chunked = asChunked(fields.chunked, fileUrl);
+    return chunked ? { payload, chunked } : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** The payload when `pageOrigin` may show it; the refusal the API's 403 gives otherwise. */
-function admit(payload: FinderPayload, source: 'cdn' | 'api', pageOrigin: string): LoadResult {
+function admit(
+  payload: FinderPayload,
+  source: 'cdn' | 'api',
+  pageOrigin: string,
+  chunked?: ChunkedSource,
+): LoadResult {
   if (!finderAllowsOrigin(payload.authorized_urls, pageOrigin)) return { ok: false, reason: 'forbidden' };
-  return { ok: true, payload, source };
+  return chunked ? { ok: true, payload, source, chunked } : { ok: true, payload, source };
 }
 
 /**
@@ -88,7 +140,7 @@ export async function loadFinder(
   pageOrigin: string,
 ): Promise<LoadResult> {
   const published = await fromCdn(token, endpoints);
-  if (published) return admit(published, 'cdn', pageOrigin);
+  if (published) return admit(published.payload, 'cdn', pageOrigin, published.chunked);
   try {
     const { status, body } = await getJson(
       `${endpoints.apiUrl}/ext/finders/details/${encodeURIComponent(token)}`,

@@ -14,23 +14,17 @@
 
 import { ensureContrast, tint } from '../lib/color-contrast.ts';
 import { createTracker, type Tracker } from './analytics.ts';
-import type { LoadResult } from './data.ts';
+import { chunkedData } from './chunked/chunked-data.ts';
+import { asLocation, fetchJson, type LoadResult } from './data.ts';
 import { deepLinkKey, readViewState, type ViewState, writeViewState } from './deep-link.ts';
 import { renderDetails } from './details.ts';
-import { createDistanceFormatter, distanceKm, hasPosition } from './distance.ts';
+import { createDistanceFormatter, distanceKm } from './distance.ts';
 import { h, isolated } from './dom.ts';
 import type { Endpoints } from './endpoints.ts';
-import { createLocationFilter, emptySelection, replaceSelection } from './filter.ts';
+import { emptySelection, replaceSelection, selectionSize } from './filter.ts';
 import { createFiltersPanel } from './filters-panel.ts';
-import {
-  everyMinute,
-  HOURS_CSS,
-  type HoursContext,
-  hasHours,
-  hoursLocale,
-  isOpenNow,
-  statusLine,
-} from './hours.view.ts';
+import { type FinderData, listedResults, type Results, singleFileData } from './finder-data.ts';
+import { everyMinute, HOURS_CSS, type HoursContext, hoursLocale, statusLine } from './hours.view.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
 import type { MapView } from './map.ts';
@@ -45,6 +39,8 @@ import { VirtualList } from './virtual-list.ts';
 import widgetCss from './widget.css';
 
 const ROW_HEIGHT = 76;
+/** Rows a tall phone or a desktop list shows at once. */
+const FIRST_ROWS = 12;
 
 export interface MountOptions {
   host: HTMLElement;
@@ -98,7 +94,11 @@ export async function mountFinder(options: MountOptions): Promise<void> {
     frame.replaceChildren(message(fallbackT, text, true));
     return;
   }
-  createFinderView({ ...options, frame, style, payload: result.payload });
+  const tagMode = parseSettings(result.payload.settings).tagFilterMode;
+  const data = result.chunked
+    ? chunkedData(result.payload, result.chunked, tagMode, fetchJson, asLocation)
+    : singleFileData(result.payload, tagMode);
+  await createFinderView({ ...options, frame, style, payload: result.payload, data });
 }
 
 function addressLine(location: FinderLocation): string {
@@ -107,16 +107,16 @@ function addressLine(location: FinderLocation): string {
     .join(', ');
 }
 
-function createFinderView(
+async function createFinderView(
   options: MountOptions & {
     frame: HTMLElement;
     /** The widget's stylesheet in the shadow root: the map's goes before it. */
     style: HTMLStyleElement;
     payload: FinderPayload;
+    data: FinderData;
   },
-): void {
-  const { host, frame, style, payload, token, endpoints, loadMap, lifetime } = options;
-  const { locations } = payload;
+): Promise<void> {
+  const { host, frame, style, payload, data, token, endpoints, loadMap, lifetime } = options;
   const settings = parseSettings(payload.settings);
   // Asked for first, so the file downloads while the list is built.
   const mapModule = settings.showMap ? loadMap() : null;
@@ -133,24 +133,14 @@ function createFinderView(
   const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const tracker: Tracker = createTracker(endpoints.apiUrl, token, lifetime);
   const hashKey = deepLinkKey(token);
-  const idToIndex = new Map(locations.map((location, i) => [location.id, i]));
-  const filter = createLocationFilter(
-    locations,
-    payload.advanced_refinements,
-    settings.tagFilterMode,
-    isOpenNow,
-  );
-  const withHours = hasHours(locations);
+  const { withHours } = data;
   const hours: HoursContext = { locale: hoursLocale(language), t };
-  const natural = locations.map((_, i) => i);
 
   // The view's state.
   const selection = emptySelection();
   let origin: Origin | null = null;
   let originInLink = false;
-  let distances: Float64Array | null = null;
-  let order: number[] = natural;
-  let results: number[] = [];
+  let results: Results = listedResults([]);
   let selected: number | null = null;
   let ready = false;
   /** The view shown in narrow layouts. */
@@ -166,17 +156,22 @@ function createFinderView(
     label: t('locations'),
     rowHeight: ROW_HEIGHT,
     renderRow(position, button) {
-      const i = results[position] as number;
-      const location = locations[i] as FinderLocation;
+      const i = results.at(position);
+      const location = data.location(i);
+      if (!location) {
+        // A chunked finder's row before its area has loaded: a placeholder, drawn again after.
+        button.replaceChildren(h('span', { class: 'lf-row-title' }, [t('loading')]));
+        button.setAttribute('aria-busy', 'true');
+        needDetails(i);
+        return;
+      }
+      button.removeAttribute('aria-busy');
       const parts: Node[] = [
         h('span', { class: 'lf-row-title' }, [isolated(location.title)]),
         h('span', { class: 'lf-row-address' }, [isolated(addressLine(location))]),
       ];
-      const km = distances?.[i];
-      const distance =
-        km !== undefined &&
-        Number.isFinite(km) &&
-        h('span', { class: 'lf-row-distance' }, [isolated(formatDistance(km))]);
+      const km = distanceTo(i);
+      const distance = km !== null && h('span', { class: 'lf-row-distance' }, [isolated(formatDistance(km))]);
       // Computed for the rows drawn only: the list draws those in view.
       const line = statusLine(location, Date.now(), hours);
       // The distance and the opening status share a line: rows keep their height.
@@ -186,8 +181,8 @@ function createFinderView(
       else button.removeAttribute('aria-current');
     },
     onActivate(position) {
-      const i = results[position];
-      if (i !== undefined) select(i, { focusDetails: true, track: true, from: 'list' });
+      if (position < results.length)
+        select(results.at(position), { focusDetails: true, track: true, from: 'list' });
     },
     lifetime,
   });
@@ -284,20 +279,50 @@ function createFinderView(
 
   let map: MapView | null = null;
 
+  /** Kilometres from the search position to location i; null without either. */
+  function distanceTo(i: number): number | null {
+    const position = origin && data.position(i);
+    return origin && position ? distanceKm(origin, position) : null;
+  }
+
+  // Rows and markers drawn before their details have loaded ask for them here; one load for
+  // those of the same moment, then the rows and markers in view are drawn again.
+  const wanted = new Set<number>();
+  function needDetails(i: number): void {
+    if (wanted.size === 0) {
+      queueMicrotask(() => {
+        const batch = [...wanted];
+        wanted.clear();
+        data.load(batch).then(() => {
+          if (lifetime.ended) return;
+          list.refresh();
+          map?.redraw();
+        });
+      });
+    }
+    wanted.add(i);
+  }
+
   function showMap(module: MapModule, container: HTMLElement): void {
     if (lifetime.ended) return;
     style.before(h('style', {}, [module.MAP_CSS]));
     map = module.createMapView({
       container,
-      locations,
+      count: data.count,
+      position: (i) => data.position(i),
+      title(i) {
+        const title = data.location(i)?.title;
+        if (title === undefined) needDetails(i);
+        return title;
+      },
       settings,
       t,
       reducedMotion,
       onSelect: (i) => select(i, { focusDetails: true, track: true, from: 'map' }),
       lifetime,
     });
-    map.setResults(results);
-    if (origin) map.setOrigin(origin, results);
+    map.setResults(results.members);
+    if (origin) map.setOrigin(origin, results.first(5));
     if (selected !== null) map.setSelected(selected);
   }
 
@@ -314,7 +339,7 @@ function createFinderView(
       sets: [...selection.sets],
       refinements: [...selection.refinements],
     };
-    if (selected !== null) state.location = locations[selected]?.id;
+    if (selected !== null) state.location = data.location(selected)?.id;
     if (origin && originInLink)
       Object.assign(state, { query: origin.label, lat: origin.lat, lng: origin.lng });
     return state;
@@ -328,36 +353,37 @@ function createFinderView(
   }
 
   function update(): void {
-    results = filter.apply(selection, order);
+    results = data.results(selection, origin);
     list.setCount(results.length);
-    filters?.setCount(results.length);
-    empty.hidden = results.length > 0;
-    const said = origin
-      ? t('resultsNear', { count: results.length, place: origin.label })
-      : t('results', { count: results.length });
+    // Until a chunked finder's index is at hand, the early list stands for all of them (nearest
+    // first; the rest follow with the index), and chosen filters wait for it.
+    const pending = !data.complete && (selectionSize(selection) > 0 || results.length === 0);
+    const count = data.complete ? results.length : data.count;
+    filters?.setCount(pending ? 0 : count);
+    empty.hidden = results.length > 0 || pending;
+    const said = pending
+      ? t('loading')
+      : origin
+        ? t('resultsNear', { count, place: origin.label })
+        : t('results', { count });
     // The same words again would be read out again (the minute's refresh).
     if (status.textContent !== said) status.textContent = said;
-    map?.setResults(results);
+    map?.setResults(results.members);
     if (ready) writeHash();
   }
 
-  function setOrigin(next: Origin | null, inLink: boolean): void {
+  /** Results near `next` need the nearest areas of a chunked finder before its index: read first. */
+  async function setOrigin(next: Origin | null, inLink: boolean): Promise<void> {
     origin = next;
     originInLink = next !== null && inLink;
-    if (next) {
-      const km = new Float64Array(locations.length);
-      locations.forEach((location, i) => {
-        km[i] = hasPosition(location) ? distanceKm(next, location) : Number.POSITIVE_INFINITY;
-      });
-      distances = km;
-      order = natural.slice().sort((a, b) => (km[a] as number) - (km[b] as number));
-    } else {
-      distances = null;
-      order = natural;
+    if (next && !data.complete) {
+      update();
+      await data.prepare(next).catch((error: unknown) => console.error('[location-finder]', error));
+      if (lifetime.ended || origin !== next) return;
     }
     update();
     list.scrollToIndex(0);
-    map?.setOrigin(next, results);
+    map?.setOrigin(next, results.first(5));
   }
 
   function showView(next: ResultsView): void {
@@ -380,21 +406,32 @@ function createFinderView(
       if (!map?.focusMarker(previous)) mapElement?.focus();
       return;
     }
-    const position = results.indexOf(previous);
+    const position = results.positionOf(previous);
     if (position >= 0) list.focusIndex(position);
   }
 
-  function select(i: number, how: { focusDetails: boolean; track: boolean; from?: ResultsView }): void {
-    const location = locations[i];
+  let selecting = 0;
+  /** Opens location i's details, once they are at hand (a chunked finder reads its area first). */
+  async function select(
+    i: number,
+    how: { focusDetails: boolean; track: boolean; from?: ResultsView },
+  ): Promise<void> {
+    const ticket = ++selecting;
+    if (!data.location(i)) {
+      await data.load([i]);
+      // A later selection, or the view's end, came first.
+      if (lifetime.ended || ticket !== selecting) return;
+    }
+    const location = data.location(i);
     if (!location) return;
     selected = i;
-    const km = distances?.[i];
+    const km = distanceTo(i);
     const card = renderDetails(location, {
       payload,
       t,
       language,
       hours,
-      distance: km !== undefined && Number.isFinite(km) ? formatDistance(km) : null,
+      distance: km === null ? null : formatDistance(km),
       directionsUrl: settings.directionsUrl,
       onClose: closeDetails,
       onLinkClick: (clicked) => tracker.track('click', { location_id: clicked.id }),
@@ -403,7 +440,7 @@ function createFinderView(
     details.scrollTop = 0;
     root.classList.add('lf-root--details');
     returnTo = how.from ?? view;
-    const position = results.indexOf(i);
+    const position = results.positionOf(i);
     if (position >= 0) list.scrollToIndex(position);
     list.refresh();
     map?.setSelected(i);
@@ -412,7 +449,7 @@ function createFinderView(
     writeHash();
   }
 
-  function applyLink(state: ViewState): void {
+  async function applyLink(state: ViewState): Promise<void> {
     const knownTags = new Set(payload.tags.map((tag) => tag.slug));
     const knownSets = new Set(payload.sets.map((set) => set.id));
     replaceSelection(selection, {
@@ -424,21 +461,43 @@ function createFinderView(
     if (state.lat !== undefined && state.lng !== undefined) {
       const label = state.query ?? t('youAreHere');
       search.setValue(state.query ?? '');
-      setOrigin({ lat: state.lat, lng: state.lng, label }, true);
+      await setOrigin({ lat: state.lat, lng: state.lng, label }, true);
     } else {
       update();
     }
-    const target = state.location === undefined ? undefined : idToIndex.get(state.location);
-    if (target !== undefined) select(target, { focusDetails: false, track: false });
+    const target = state.location === undefined ? undefined : data.indexOfId(state.location);
+    if (target !== undefined) await select(target, { focusDetails: false, track: false });
   }
 
   const linked = readViewState(window.location.hash, hashKey);
-  if (Object.keys(linked).length > 0) applyLink(linked);
+  const filtered =
+    (linked.tags?.length ?? 0) + (linked.sets?.length ?? 0) + (linked.refinements?.length ?? 0) > 0;
+  if (!data.complete && (filtered || linked.location !== undefined)) {
+    // Filters and a location's id are read from a chunked finder's index: the first list waits for it.
+    await data.whenComplete().catch(() => {});
+    if (lifetime.ended) return;
+  }
+  if (Object.keys(linked).length > 0) await applyLink(linked);
   else update();
+  // Without a search position a chunked finder lists its locations in the index's order: the
+  // first rows' area is read before the list counts as shown.
+  if (!data.complete && !origin) {
+    await data.load(results.first(FIRST_ROWS));
+    list.refresh();
+  }
+  if (lifetime.ended) return;
   ready = true;
+  // What a chunked finder's first list did without: its index, then the map over it.
+  const complete = data.whenComplete().then(() => {
+    if (!lifetime.ended) update();
+  });
+  complete.catch((error: unknown) => {
+    console.error('[location-finder]', error);
+    if (!lifetime.ended) status.textContent = t('loadFailed');
+  });
   if (mapModule && mapElement) {
-    mapModule
-      .then((module) => showMap(module, mapElement))
+    Promise.all([mapModule, complete])
+      .then(([module]) => showMap(module, mapElement))
       .catch((error: unknown) => mapUnavailable(error, mapElement));
   }
 
@@ -464,7 +523,7 @@ function createFinderView(
     new CustomEvent(READY_EVENT, {
       bubbles: true,
       composed: true,
-      detail: { token, locations: locations.length },
+      detail: { token, locations: data.count },
     }),
   );
   tracker.track('view');

@@ -24,13 +24,12 @@ import {
 } from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
 import { clusterView, projectLocations } from './clusters.ts';
-import { hasPosition } from './distance.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
 import { MAP_RENDERED_MARK } from './marks.ts';
 import type { WidgetSettings } from './settings.ts';
-import type { FinderLocation, LatLng, Origin } from './types.ts';
+import type { LatLng, Origin } from './types.ts';
 
 /** Leaflet's stylesheet, for the shadow root the map is drawn in (before the widget's own). */
 export const MAP_CSS: string = leafletCss;
@@ -44,11 +43,17 @@ export interface MapView {
   setOrigin(origin: Origin | null, nearest: readonly number[]): void;
   /** Focuses the location's marker; false when it is not drawn on its own (clustered, out of view). */
   focusMarker(index: number): boolean;
+  /** Draws the markers in view again: their names have loaded. */
+  redraw(): void;
 }
 
 export interface MapViewOptions {
   container: HTMLElement;
-  locations: readonly FinderLocation[];
+  /** The finder's locations are 0 to count - 1. */
+  count: number;
+  position(index: number): LatLng | null;
+  /** A location's name for its marker; undefined while its details load. */
+  title(index: number): string | undefined;
   settings: WidgetSettings;
   t: Translate;
   reducedMotion: boolean;
@@ -107,7 +112,7 @@ function boundsOf(points: LatLng[]): LatLngBoundsExpression | undefined {
 }
 
 export function createMapView(options: MapViewOptions): MapView {
-  const { container, locations, settings, t, reducedMotion, onSelect, lifetime } = options;
+  const { container, count, position, title, settings, t, reducedMotion, onSelect, lifetime } = options;
   const animate = !reducedMotion;
   const map: LeafletMap = leafletMap(container, {
     zoomAnimation: animate,
@@ -130,7 +135,7 @@ export function createMapView(options: MapViewOptions): MapView {
   /** The single markers drawn now, by location index. */
   const singles = new Map<number, Marker>();
   const originLayer = layerGroup().addTo(map);
-  const projected = projectLocations(locations);
+  const projected = projectLocations(count, position);
   let shown: readonly number[] | undefined;
   let selected: number | null = null;
   let hasView = false;
@@ -139,11 +144,10 @@ export function createMapView(options: MapViewOptions): MapView {
   lifetime.add(() => cancelAnimationFrame(pending));
 
   const pointIcon = (i: number) => {
-    const location = locations[i] as FinderLocation;
     const pin = h('span', { class: 'lf-pin', 'aria-hidden': 'true' });
     return divIcon({
       className: `lf-marker${i === selected ? ' lf-marker--selected' : ''}`,
-      html: h('span', {}, [pin, srText(location.title)]),
+      html: h('span', {}, [pin, srText(title(i) ?? t('loading'))]),
       iconSize: [28, 28],
       iconAnchor: [14, 14],
     });
@@ -163,7 +167,7 @@ export function createMapView(options: MapViewOptions): MapView {
 
   /** Zooms to where a cluster's members split: their bounds, one level closer at least. */
   const expand = (members: readonly number[]) => {
-    const bounds = latLngBounds(members.map((i) => locations[i] as LatLng));
+    const bounds = latLngBounds(members.flatMap((i) => position(i) ?? []));
     const zoom = map.getBoundsZoom(bounds, false, point(32, 32));
     const target = Math.min(Math.max(zoom, Math.round(map.getZoom()) + 1), CLUSTER_MAX_ZOOM + 1);
     map.setView(bounds.getCenter(), target, { animate });
@@ -231,8 +235,8 @@ export function createMapView(options: MapViewOptions): MapView {
         } else {
           const points: LatLng[] = [];
           for (const i of next) {
-            const location = locations[i] as FinderLocation;
-            if (hasPosition(location)) points.push(location);
+            const point = position(i);
+            if (point) points.push(point);
           }
           frame(boundsOf(points));
         }
@@ -246,8 +250,8 @@ export function createMapView(options: MapViewOptions): MapView {
 
     setSelected(i) {
       selected = i;
-      const location = i === null ? undefined : locations[i];
-      if (location && hasPosition(location)) {
+      const location = i === null ? null : position(i);
+      if (location) {
         const target: LatLngExpression = [location.lat, location.lng];
         const zoom = Math.max(map.getZoom(), SELECTED_ZOOM);
         if (!map.getBounds().contains(target) || map.getZoom() < SELECTED_ZOOM) {
@@ -272,11 +276,13 @@ export function createMapView(options: MapViewOptions): MapView {
       }).addTo(originLayer);
       const points: LatLng[] = [origin];
       for (const i of nearest.slice(0, 5)) {
-        const location = locations[i] as FinderLocation;
-        if (hasPosition(location)) points.push(location);
+        const point = position(i);
+        if (point) points.push(point);
       }
       frame(boundsOf(points));
     },
+
+    redraw: render,
 
     focusMarker(i) {
       const element = singles.get(i)?.getElement();

@@ -4,6 +4,7 @@
 import type { LatLng } from '../lib/geo.ts';
 import type { SpecialDay, WeeklyHours } from '../lib/hours/hours.model.ts';
 import type { Refinement } from '../lib/refinements.ts';
+import type { ManifestArea } from './chunked/nearest-areas.ts';
 
 export interface SettingEntry {
   key: string;
@@ -91,4 +92,16 @@ export type { LatLng };
 /** Where distances are measured from: a chosen place or the visitor's position. */
 export interface Origin extends LatLng {
   label: string;
+}
+
+/** Where a chunked finder's locations are (its manifest's `chunked`, read by data.ts). */
+export interface ChunkedSource {
+  areas: ManifestArea[];
+  /** The index file's URL. */
+  index: string;
+  count: number;
+  /** Some location has opening hours. */
+  hours: boolean;
+  /** Area paths are relative to it: the manifest's URL. */
+  base: string;
 }

@@ -81,16 +81,19 @@ describe('nearestInAreas', () => {
           : { lat: 52.52 + (next() - 0.5) * 4, lng: 13.405 + (next() - 0.5) * 6 };
       const count = 1 + Math.floor(next() * 40);
       const { nearest, read } = await nearestInAreas(areas, point, count, load);
-      const expected = locations
-        .map((location) => distanceKm(point, location))
-        .sort((a, b) => a - b)
-        .slice(0, count);
+      // A typed array sorts numbers natively: the reference stays cheap over 10,000 searches.
+      const expected = [
+        ...Float64Array.from(locations, (location) => distanceKm(point, location))
+          .sort()
+          .subarray(0, count),
+      ];
       expect(nearest.map((ranked) => ranked.km)).toEqual(expected);
       areasRead += read.length;
     }
     // Widening stops early: far fewer areas read than there are.
     expect(areasRead / 10_000).toBeLessThan(areas.length / 4);
-  });
+    // About 10 s alone; more beside the browser tests.
+  }, 60_000);
 
   it('reads as far as it must when the position is far from every location', async () => {
     const { nearest } = await nearestInAreas(areas, { lat: -60, lng: -120 }, 25, load);

@@ -168,14 +168,14 @@ describe('map clusters of the view', () => {
     { lat: null, lng: null },
     { lat: 0, lng: -179.99 },
   ];
-  const projected = projectLocations(points);
+  const projected = projectLocations(points.length, (i) => points[i]);
 
   it('projects to Web Mercator in [0, 1), and leaves locations without a position out', () => {
     expect(projected.x[0]).toBeCloseTo(0.5, 10);
     expect(projected.y[0]).toBeCloseTo(0.5, 10);
     expect(projected.x[2]).toBeCloseTo(0.75, 10);
     expect(Number.isNaN(projected.x[3])).toBe(true);
-    const north = projectLocations([{ lat: 85.0511287798, lng: 0 }]);
+    const north = projectLocations(1, () => ({ lat: 85.0511287798, lng: 0 }));
     expect(north.y[0]).toBeCloseTo(0, 6);
   });
 

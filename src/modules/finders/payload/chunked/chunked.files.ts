@@ -48,6 +48,8 @@ export interface ChunkedFile {
 export interface ChunkedManifest {
   areas: ([string, number, number, number, number, number, number] | [string, number])[];
   count: number;
+  /** Some location has opening hours (a schedule in the index): the widget offers "Open now". */
+  hours: boolean;
   index: string;
 }
 
@@ -93,7 +95,7 @@ function deltas(values: number[]): number[] {
  * location i carries the tag, belongs to the set, meets the refinement). `schedule` numbers
  * each location's opening schedule in `schedules` (each distinct one once), -1 for none.
  */
-function indexOf(locations: IndexedLocation[], frame: PayloadFrame): Buffer {
+function indexOf(locations: IndexedLocation[], frame: PayloadFrame): { body: Buffer; hours: boolean } {
   const placed = locations.filter((location) => location.lat !== null && location.lng !== null);
   const scaled = (value: number) => Math.round(value * INDEX_COORDINATE_SCALE);
   const tagSlugs = new Map(frame.tags.map((tag, i) => [tag.slug, i]));
@@ -121,7 +123,7 @@ function indexOf(locations: IndexedLocation[], frame: PayloadFrame): Buffer {
     }
     return number;
   });
-  return Buffer.from(
+  const body = Buffer.from(
     JSON.stringify({
       id: deltas(locations.map((location) => location.id)),
       lat: deltas(placed.map((location) => scaled(location.lat!))),
@@ -135,6 +137,7 @@ function indexOf(locations: IndexedLocation[], frame: PayloadFrame): Buffer {
       tags: tagMembers.map((members) => bitset(locations.length, (i) => members.has(i))),
     }),
   );
+  return { body, hours: schedules.length > 0 };
 }
 
 /**
@@ -158,15 +161,20 @@ export function chunkedFiles(frame: PayloadFrame, areas: AreaDocuments[]): Chunk
     );
   }
   const index = indexOf(locations, frame);
-  const indexPath = `i/${sha1Hex(index)}.json`;
-  files.push({ path: indexPath, body: index });
+  const indexPath = `i/${sha1Hex(index.body)}.json`;
+  files.push({ path: indexPath, body: index.body });
   const { advanced_refinements, authorized_urls, custom_fields, id, name, sets, settings, tags, token } =
     frame;
   const manifest = Buffer.from(
     JSON.stringify({
       advanced_refinements,
       authorized_urls,
-      chunked: { areas: listed, count: locations.length, index: indexPath } satisfies ChunkedManifest,
+      chunked: {
+        areas: listed,
+        count: locations.length,
+        hours: index.hours,
+        index: indexPath,
+      } satisfies ChunkedManifest,
       custom_fields,
       id,
       name,
