@@ -23,7 +23,7 @@ import { build } from 'esbuild';
 import type { Browser, CDPSession } from 'playwright-core';
 import postgres from 'postgres';
 import { projectRoot } from '../src/lib/project-root.ts';
-import { LIST_RENDERED_MARK } from '../src/widget/marks.ts';
+import { COMPLETE_MARK, LIST_RENDERED_MARK } from '../src/widget/marks.ts';
 import type { FinderLocation } from '../src/widget/types.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage, PHONE } from '../tests/widget/helpers/browser.ts';
@@ -136,15 +136,22 @@ async function mobilePage(browser: Browser) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   // CDP stamps events on a monotonic clock; a request's wallTime ties it to the page's epoch.
   let monotonicToEpoch: number | undefined;
-  const received: { at: number; bytes: number }[] = [];
+  const received: { at: number; bytes: number; url: string }[] = [];
+  const urls = new Map<string, string>();
   cdp.on('Network.requestWillBeSent', (event) => {
     monotonicToEpoch ??= (event.wallTime - event.timestamp) * 1000;
+    urls.set(event.requestId, event.request.url);
   });
   cdp.on('Network.loadingFinished', (event) => {
-    received.push({ at: event.timestamp * 1000 + (monotonicToEpoch ?? 0), bytes: event.encodedDataLength });
+    received.push({
+      at: event.timestamp * 1000 + (monotonicToEpoch ?? 0),
+      bytes: event.encodedDataLength,
+      url: urls.get(event.requestId) ?? '',
+    });
   });
   return {
     ...opened,
+    received,
     /** Bytes of the responses complete by `epoch` (milliseconds). */
     bytesBy: (epoch: number) =>
       received.filter((entry) => entry.at <= epoch).reduce((sum, entry) => sum + entry.bytes, 0),
@@ -206,6 +213,12 @@ window.__floor = (async () => {
 <title>Floor</title></head><body><ol id="list"></ol><script>${bundle.outputFiles[0]!.text}</script></body></html>`;
 }
 
+/** BENCH_MOBILE_TRACE=1: each load's requests (start-end) and marks, in ms from navigation start. */
+const RESOURCE_TRACE = `[...performance.getEntriesByType('resource'), ...performance.getEntriesByType('mark')]
+  .sort((a, b) => a.startTime - b.startTime)
+  .map((entry) => '      ' + entry.startTime.toFixed(0) + (entry.entryType === 'mark' ? ' mark ' : '-' + entry.responseEnd.toFixed(0) + ' ms ') +
+    entry.name.replace(/^.*\\/(?=[^/]+\\/[^/]+$)/, '')).join('\\n')`;
+
 interface Load {
   list: number;
   bytes: number;
@@ -218,6 +231,11 @@ async function load(browser: Browser, url: string, script: string): Promise<Load
   try {
     await page.page.goto(url);
     const result = (await page.page.evaluate(script)) as { list: number; epoch: number; status: string };
+    if (process.env.BENCH_MOBILE_TRACE) {
+      console.log(await page.page.evaluate(RESOURCE_TRACE));
+      for (const entry of page.received)
+        console.log(`      ${entry.bytes} B received: ${entry.url.slice(-60)}`);
+    }
     // Responses that finish in the same millisecond as the list count as before it.
     return { list: result.list, bytes: page.bytesBy(result.epoch + 1), status: result.status };
   } finally {
@@ -229,6 +247,14 @@ async function interactions(browser: Browser, url: string, token: string) {
   const page = await mobilePage(browser);
   await page.page.goto(url);
   await page.page.evaluate(LIST_TIME);
+  // Filters and new positions are measured on the whole finder: a chunked one's index loaded.
+  await page.page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, COMPLETE_MARK, {
+    timeout: 120_000,
+  });
+  const complete = (await page.page.evaluate(
+    (mark) => performance.getEntriesByName(mark)[0]!.startTime,
+    COMPLETE_MARK,
+  )) as number;
   const filters = (await page.page.evaluate(FILTER_TIMES)) as { sync: number; status: string }[];
   // Close the filters panel: on a phone it covers the list.
   await page.page.keyboard.press('Escape');
@@ -237,7 +263,7 @@ async function interactions(browser: Browser, url: string, token: string) {
     status: string;
   };
   await page.close();
-  return { filter: median(filters.map((entry) => entry.sync)), search };
+  return { filter: median(filters.map((entry) => entry.sync)), search, complete };
 }
 
 async function measureSize(
@@ -263,7 +289,7 @@ async function measureSize(
     widget.push(await load(browser, widgetUrl, LIST_TIME));
     floor.push(await load(browser, floorUrl, 'window.__floor'));
   }
-  const { filter, search } = await interactions(browser, widgetUrl, token);
+  const { filter, search, complete } = await interactions(browser, widgetUrl, token);
   const widgetList = median(widget.map((load) => load.list));
   const floorList = median(floor.map((load) => load.list));
   console.log(
@@ -278,7 +304,8 @@ async function measureSize(
       `${kb(median(floor.map((load) => load.bytes)))} received; the widget takes ${(widgetList / floorList).toFixed(2)}x the floor`,
   );
   console.log(
-    `    filter change (tag checkbox: filter, list, count) ${ms(filter)} median of 10; new search position ${ms(search.time)} ("${search.status}")`,
+    `    every location known (a chunked finder's index loaded) ${ms(complete)} after navigation start; ` +
+      `filter change (tag checkbox: filter, list, count) ${ms(filter)} median of 10; new search position ${ms(search.time)} ("${search.status}")`,
   );
 }
 

@@ -29,7 +29,7 @@ import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
 import type { MapView } from './map.ts';
 import type { MapModule } from './map-loader.ts';
-import { LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
+import { COMPLETE_MARK, LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
 import { createPlaceSearch } from './places.ts';
 import { createSearchBox } from './search-box.ts';
 import { parseSettings } from './settings.ts';
@@ -117,9 +117,15 @@ async function createFinderView(
   },
 ): Promise<void> {
   const { host, frame, style, payload, data, token, endpoints, loadMap, lifetime } = options;
+  const hashKey = deepLinkKey(token);
+  const linked = readViewState(window.location.hash, hashKey);
+  // A chunked finder's nearest areas to a linked position download while the view is built.
+  if (linked.lat !== undefined && linked.lng !== undefined)
+    data.prepare({ lat: linked.lat, lng: linked.lng }).catch(() => {});
   const settings = parseSettings(payload.settings);
-  // Asked for first, so the file downloads while the list is built.
-  const mapModule = settings.showMap ? loadMap() : null;
+  // A single file's map is asked for first, so that it downloads while the list is built; a
+  // chunked finder's waits for its index, and would only slow the first list's areas down.
+  const mapModule = settings.showMap && data.complete ? loadMap() : null;
   const language = resolveLanguage(settings.language, hostLanguage(host));
   const t = createTranslator(language);
   const direction =
@@ -132,7 +138,6 @@ async function createFinderView(
   const formatDistance = createDistanceFormatter(settings.units, language);
   const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const tracker: Tracker = createTracker(endpoints.apiUrl, token, lifetime);
-  const hashKey = deepLinkKey(token);
   const { withHours } = data;
   const hours: HoursContext = { locale: hoursLocale(language), t };
 
@@ -469,7 +474,6 @@ async function createFinderView(
     if (target !== undefined) await select(target, { focusDetails: false, track: false });
   }
 
-  const linked = readViewState(window.location.hash, hashKey);
   const filtered =
     (linked.tags?.length ?? 0) + (linked.sets?.length ?? 0) + (linked.refinements?.length ?? 0) > 0;
   if (!data.complete && (filtered || linked.location !== undefined)) {
@@ -489,14 +493,16 @@ async function createFinderView(
   ready = true;
   // What a chunked finder's first list did without: its index, then the map over it.
   const complete = data.whenComplete().then(() => {
-    if (!lifetime.ended) update();
+    if (lifetime.ended) return;
+    update();
+    performance.mark(COMPLETE_MARK, { detail: { token } });
   });
   complete.catch((error: unknown) => {
     console.error('[location-finder]', error);
     if (!lifetime.ended) status.textContent = t('loadFailed');
   });
-  if (mapModule && mapElement) {
-    Promise.all([mapModule, complete])
+  if (settings.showMap && mapElement) {
+    Promise.all([mapModule ?? complete.then(loadMap), complete])
       .then(([module]) => showMap(module, mapElement))
       .catch((error: unknown) => mapUnavailable(error, mapElement));
   }

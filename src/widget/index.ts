@@ -48,6 +48,9 @@ function mountAll(): void {
     // an empty one was left by an unmount.
     if (host.shadowRoot && host.shadowRoot.childNodes.length > 0) continue;
     const token = (host.dataset.finder || script?.dataset.finder || '').trim();
+    // The finder's files are asked for before the view's styles are attached: on a slow phone the
+    // browser parses those before it sends a request made after them.
+    if (token) void load(token);
     const lifetime = new Lifetime();
     mounted.set(host, lifetime);
     mountFinder({ host, token, endpoints, load, loadMap, lifetime }).catch((error: unknown) => {

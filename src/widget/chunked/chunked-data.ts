@@ -22,7 +22,24 @@ const RANK_AT_LEAST = 64;
 type Fetch = (url: string) => Promise<unknown>;
 type Normalize = (body: unknown) => FinderLocation | undefined;
 
-/** Which locations pass the selection, over the index: null when all of them do. */
+/** Byte by byte, `into` becomes `into & bits` (all) or `into | bits` (any). */
+function combine(into: Uint8Array, bits: Uint8Array, all: boolean): void {
+  for (let b = 0; b < into.length; b++) into[b] = all ? into[b]! & bits[b]! : into[b]! | bits[b]!;
+}
+
+/** Of these bitsets, where all (or any) hold; undefined when no bitset is given. */
+function joined(bitsets: Uint8Array[], bytes: number, all: boolean): Uint8Array | undefined {
+  if (bitsets.length === 0) return undefined;
+  const result = new Uint8Array(bytes).fill(all ? 0xff : 0);
+  for (const bits of bitsets) combine(result, bits, all);
+  return result;
+}
+
+/**
+ * Which locations pass the selection, as a bitset over the index (hasBit): null when all of
+ * them do. Tags, sets and refinements combine byte by byte; "open now" reads each location's
+ * schedule, each distinct schedule's state computed once.
+ */
 function passing(
   index: ChunkedIndex,
   payload: FinderPayload,
@@ -30,28 +47,31 @@ function passing(
   tagMode: 'any' | 'all',
 ): Uint8Array | null {
   if (selectionSize(selection) === 0) return null;
+  const bytes = Math.ceil(index.count / 8);
+  const none = new Uint8Array(bytes);
   const tagBits = [...selection.tags].map((slug) => {
     const k = payload.tags.findIndex((tag) => tag.slug === slug);
-    return k < 0 ? undefined : index.tags[k];
+    // A tag the finder does not have: no location carries it.
+    return (k < 0 ? undefined : index.tags[k]) ?? none;
   });
-  const setBits = payload.sets.flatMap((set, k) => (selection.sets.has(set.id) ? [index.sets[k]!] : []));
-  const refinementBits = [...selection.refinements].map((k) => index.refinements[k]);
-  const now = Date.now();
-  // Each distinct schedule once: a chain's locations share a few.
-  const open =
-    selection.open.size > 0
-      ? index.schedules.map((schedule) => openingStatus(schedule, now).state === 'open')
-      : null;
-  const pass = new Uint8Array(index.count);
-  for (let i = 0; i < index.count; i++) {
-    if (tagBits.length > 0) {
-      const has = (bits: Uint8Array | undefined) => bits !== undefined && hasBit(bits, i) === 1;
-      if (tagMode === 'all' ? !tagBits.every(has) : !tagBits.some(has)) continue;
+  const setBits = payload.sets.flatMap((set, k) =>
+    selection.sets.has(set.id) ? [index.sets[k] ?? none] : [],
+  );
+  const refinementBits = [...selection.refinements].map((k) => index.refinements[k] ?? none);
+  const pass = new Uint8Array(bytes).fill(0xff);
+  for (const chosen of [
+    joined(tagBits, bytes, tagMode === 'all'),
+    joined(setBits, bytes, false),
+    joined(refinementBits, bytes, true),
+  ]) {
+    if (chosen) combine(pass, chosen, true);
+  }
+  if (selection.open.size > 0) {
+    const now = Date.now();
+    const open = index.schedules.map((schedule) => openingStatus(schedule, now).state === 'open');
+    for (let i = 0; i < index.count; i++) {
+      if (hasBit(pass, i) === 1 && !open[index.schedule[i]!]) pass[i >> 3]! &= ~(1 << (i & 7));
     }
-    if (setBits.length > 0 && !setBits.some((bits) => hasBit(bits, i) === 1)) continue;
-    if (!refinementBits.every((bits) => bits !== undefined && hasBit(bits, i) === 1)) continue;
-    if (open && !open[index.schedule[i]!]) continue;
-    pass[i] = 1;
   }
   return pass;
 }
@@ -77,11 +97,11 @@ function nearestResults(
       origin.lat,
       count,
       Number.POSITIVE_INFINITY,
-      pass ? (i) => pass[i] === 1 : undefined,
+      pass ? (i) => hasBit(pass, i) === 1 : undefined,
     );
     if (index.placed === 0) ranked = [];
     if (ranked.length < count) {
-      for (let i = index.placed; i < index.count; i++) if (!pass || pass[i] === 1) ranked.push(i);
+      for (let i = index.placed; i < index.count; i++) if (!pass || hasBit(pass, i) === 1) ranked.push(i);
       complete = true;
     }
   };
@@ -92,7 +112,7 @@ function nearestResults(
       return ranked[p] as number;
     },
     positionOf(i) {
-      if (pass ? pass[i] !== 1 : i < 0 || i >= index.count) return -1;
+      if (i < 0 || i >= index.count || (pass && hasBit(pass, i) !== 1)) return -1;
       for (;;) {
         const p = ranked.indexOf(i);
         if (p >= 0 || complete) return p;
@@ -148,8 +168,9 @@ export function chunkedData(
   let indexLoad: Promise<ChunkedIndex> | undefined;
   let idToIndex: Map<number, number> | undefined;
   let natural: number[] | undefined;
-  /** The first list near a position, before the index. */
+  /** The first list near a position, before the index; the one being read. */
   let early: { origin: LatLng; order: number[] } | undefined;
+  let preparing: { origin: LatLng; done: Promise<void> } | undefined;
 
   /** The area holding location i: the last whose start is at or before it. */
   const areaOf = (i: number) => {
@@ -200,6 +221,19 @@ export function chunkedData(
     return natural;
   };
 
+  const readNearest = async (origin: LatLng) => {
+    const { nearest } = await nearestInAreas(areas, origin, FIRST_LIST, async (area) => {
+      const a = areaNumbers.get(area)!;
+      await loadArea(a);
+      return Array.from({ length: area.count }, (_, k) => {
+        const i = starts[a]! + k;
+        const location = locations[i]!;
+        return { i, lat: location.lat, lng: location.lng };
+      });
+    });
+    early = { origin, order: nearest.map(({ location }) => location.i) };
+  };
+
   return {
     count,
     withHours: source.hours,
@@ -229,18 +263,17 @@ export function chunkedData(
     async whenComplete() {
       await loadIndex();
     },
-    async prepare(origin) {
-      if (index) return;
-      const { nearest } = await nearestInAreas(areas, origin, FIRST_LIST, async (area) => {
-        const a = areaNumbers.get(area)!;
-        await loadArea(a);
-        return Array.from({ length: area.count }, (_, k) => {
-          const i = starts[a]! + k;
-          const location = locations[i]!;
-          return { i, lat: location.lat, lng: location.lng };
+    prepare(origin) {
+      if (index) return Promise.resolve();
+      if (preparing?.origin.lat !== origin.lat || preparing.origin.lng !== origin.lng) {
+        const done = readNearest(origin);
+        preparing = { origin, done };
+        // A failed read is tried again the next time.
+        done.catch(() => {
+          if (preparing?.done === done) preparing = undefined;
         });
-      });
-      early = { origin, order: nearest.map(({ location }) => location.i) };
+      }
+      return preparing.done;
     },
     results(selection, origin) {
       if (!index) {
@@ -255,7 +288,12 @@ export function chunkedData(
       let members: number[];
       if (pass) {
         members = [];
-        for (let i = 0; i < pass.length; i++) if (pass[i] === 1) members.push(i);
+        for (let b = 0; b < pass.length; b++) {
+          // Most bytes of a narrow filter are empty.
+          if (pass[b] === 0) continue;
+          for (let i = b * 8; i < Math.min(b * 8 + 8, index.count); i++)
+            if (hasBit(pass, i) === 1) members.push(i);
+        }
       } else {
         members = naturalOrder();
       }
