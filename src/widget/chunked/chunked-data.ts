@@ -116,7 +116,7 @@ function nearestResults(
       for (;;) {
         const p = ranked.indexOf(i);
         if (p >= 0 || complete) return p;
-        rankTo(ranked.length * 2);
+        rankTo(Math.max(ranked.length * 2, RANK_AT_LEAST));
       }
     },
     first(count) {
