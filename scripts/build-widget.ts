@@ -206,9 +206,9 @@ export async function measureWidget(): Promise<{ widget: WidgetSizes; map: Widge
 
 /**
  * The modules through which widget.js holds opening hours: the view (which reaches the status,
- * its text, the zone clock and their stylesheet) and the texts.
+ * its text, the zone clock and their stylesheet), the texts, and the filters' open-now test.
  */
-const HOURS_ENTRIES = /[\\/]src[\\/]widget[\\/]hours\.(view|i18n)\.ts$/;
+const HOURS_ENTRIES = /[\\/]src[\\/]widget[\\/]hours\.(view|i18n|open)\.ts$/;
 
 // Each export of the hours modules as an empty object: what is left is the rest of widget.js
 // and the calls into them (finder-view.ts, details.ts, filters-panel.ts), a few dozen bytes.

@@ -5,7 +5,7 @@
 // search position) and reads a location's details when it draws it.
 import { distanceKm, hasPosition, type LatLng } from '../lib/geo.ts';
 import { createLocationFilter, type FilterSelection } from './filter.ts';
-import { hasHours, isOpenNow } from './hours.view.ts';
+import { hasHours, isOpenNow } from './hours.open.ts';
 import type { FinderLocation, FinderPayload } from './types.ts';
 
 /** The locations passing a selection, in the list's order. */

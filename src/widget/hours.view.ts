@@ -27,22 +27,12 @@ export interface HoursContext {
   t: Translate;
 }
 
-/** Whether any location has opening hours: the filter and the tick are there for them. */
-export const hasHours = (locations: FinderLocation[]) =>
-  locations.some(
-    (location) => location.hours || location.temporarily_closed || location.special_days?.length,
-  );
-
 /**
  * The widget's language with the region of the visitor's browser when it speaks that language
  * (en-GB rather than en), for the visitor's clock format: 18:00 or 6:00 PM.
  */
 export const hoursLocale = (language: string) =>
   navigator.languages.find((tag) => tag.split('-')[0] === language) ?? language;
-
-// A payload published before opening hours lacks their fields: openingStatus reads that as unknown.
-export const isOpenNow = (location: FinderLocation, now: number) =>
-  openingStatus(location as OpeningSchedule, now).state === 'open';
 
 /** "Open now · closes 18:00" and the like, or null when the hours are unknown. */
 export function statusLine(

@@ -7,9 +7,9 @@
 // by area, each area once, when a row, a marker or the details card needs them.
 import { around } from 'geokdbush';
 import { hasPosition, type LatLng } from '../../lib/geo.ts';
-import { openingStatus } from '../../lib/hours/hours.status.ts';
 import { type FilterSelection, selectionSize } from '../filter.ts';
 import type { FinderData, Results } from '../finder-data.ts';
+import { isScheduleOpen } from '../hours.open.ts';
 import type { ChunkedSource, FinderLocation, FinderPayload } from '../types.ts';
 import { type ChunkedIndex, hasBit, readIndex } from './index-file.ts';
 import { nearestInAreas } from './nearest-areas.ts';
@@ -68,7 +68,7 @@ function passing(
   }
   if (selection.open.size > 0) {
     const now = Date.now();
-    const open = index.schedules.map((schedule) => openingStatus(schedule, now).state === 'open');
+    const open = index.schedules.map((schedule) => isScheduleOpen(schedule, now));
     for (let i = 0; i < index.count; i++) {
       if (hasBit(pass, i) === 1 && !open[index.schedule[i]!]) pass[i >> 3]! &= ~(1 << (i & 7));
     }
