@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     expect(config.geocoder.kind).toBe('none');
     expect(config.providerBaseUrls).toEqual({});
     expect(config.dashboardTileUrl).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    expect(config.publishChunkedFrom).toBe(5000);
+  });
+
+  it('publishes chunked from PUBLISH_CHUNKED_FROM locations, never with 0', () => {
+    const from = (value: string) =>
+      loadConfig({ DATA_DIR: tempDataDir(), ...secrets, PUBLISH_CHUNKED_FROM: value }).publishChunkedFrom;
+    expect(from('1000')).toBe(1000);
+    expect(from('0')).toBeNull();
   });
 
   it.each([
@@ -49,6 +57,8 @@ describe('loadConfig', () => {
     [{ STORAGE_DRIVER: 's3' }, 'S3_BUCKET'],
     [{ S3_TIMEOUT_MS: 'soon' }, 'S3_TIMEOUT_MS'],
     [{ S3_TIMEOUT_MS: '50' }, 'S3_TIMEOUT_MS'],
+    [{ PUBLISH_CHUNKED_FROM: '-1' }, 'PUBLISH_CHUNKED_FROM'],
+    [{ PUBLISH_CHUNKED_FROM: 'lots' }, 'PUBLISH_CHUNKED_FROM'],
     [{ DASHBOARD_TILE_URL: 'tiles please' }, 'DASHBOARD_TILE_URL'],
     [{ DASHBOARD_TILE_URL: 'ftp://tiles.example/{z}/{x}/{y}.png' }, 'DASHBOARD_TILE_URL'],
     [{ DASHBOARD_TILE_URL: 'https://{s}.tiles.example/{z}/{x}/{y}.png' }, 'DASHBOARD_TILE_URL'],

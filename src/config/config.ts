@@ -78,9 +78,9 @@ export const envSchema = z.object({
   S3_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /**
    * From this many locations a publish writes the chunked files (a manifest, an index and area
-   * files) instead of the single payload file; unset: never (docs/api.md, Publishing).
+   * files) instead of the single payload file; 0: never (docs/api.md, Publishing).
    */
-  PUBLISH_CHUNKED_FROM: z.coerce.number().int().min(1).optional(),
+  PUBLISH_CHUNKED_FROM: z.coerce.number().int().min(0).default(5000),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -204,7 +204,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
         timeoutMs: env.S3_TIMEOUT_MS,
       },
     },
-    publishChunkedFrom: env.PUBLISH_CHUNKED_FROM ?? null,
+    publishChunkedFrom: env.PUBLISH_CHUNKED_FROM === 0 ? null : env.PUBLISH_CHUNKED_FROM,
     widgetDir: env.WIDGET_DIR ? path.resolve(env.WIDGET_DIR) : undefined,
     dashboardDir: env.DASHBOARD_DIR ? path.resolve(env.DASHBOARD_DIR) : undefined,
     dashboardTileUrl: env.DASHBOARD_TILE_URL,
