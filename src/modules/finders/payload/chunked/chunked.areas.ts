@@ -24,7 +24,7 @@ export interface PlacedLocation {
 export interface Area {
   /** By id, ascending. */
   ids: number[];
-  /** The smallest box around them: [south, west, north, east], degrees. */
+  /** The smallest box around them, rounded outwards to 0.0001 degrees: [south, west, north, east]. */
   bounds: AreaBounds;
   /**
    * The largest distance from the middle of the bounds to one of them, kilometres, rounded up
@@ -32,6 +32,11 @@ export interface Area {
    */
   radiusKm: number;
 }
+
+/** Bounds are written in steps of 1 / BOUNDS_STEP degrees (about 11 metres). */
+const BOUNDS_STEP = 1e4;
+const roundDown = (degrees: number) => Math.floor(degrees * BOUNDS_STEP) / BOUNDS_STEP;
+const roundUp = (degrees: number) => Math.ceil(degrees * BOUNDS_STEP) / BOUNDS_STEP;
 
 /** The cell of `depth` bits a hash lies in, as a number. */
 const cellOf = (hash: number, depth: number) => Math.floor(hash / 2 ** (BITS - depth));
@@ -63,7 +68,15 @@ export function splitIntoAreas(locations: readonly PlacedLocation[], max = MAX_A
       west = Math.min(west, lng);
       east = Math.max(east, lng);
     }
-    const bounds: AreaBounds = [south, west, north, east];
+    // Rounded outwards, to keep the manifest short (it lists every area, and a visitor's first
+    // list waits for it): the box still holds every member, and the radius is measured from
+    // the middle of the box as written, which is where the widget measures from.
+    const bounds: AreaBounds = [
+      Math.max(-90, roundDown(south)),
+      Math.max(-180, roundDown(west)),
+      Math.min(90, roundUp(north)),
+      Math.min(180, roundUp(east)),
+    ];
     const center = areaCenter(bounds);
     let radius = 0;
     for (const member of members) radius = Math.max(radius, distanceKm(center, member));
