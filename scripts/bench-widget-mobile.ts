@@ -13,9 +13,10 @@
 //   lists them, from the same origin and through the same network, so the widget's time reads
 //   against what the format allows (a chunked finder: the manifest and the nearest areas).
 // BENCH_CHUNKED_FROM publishes chunked from that many locations (PUBLISH_CHUNKED_FROM).
-// The chains are written straight into the database (the service's routes create the finder,
-// its set and its map link, and publish): locations of tests/fakes/widget-payload.ts, with
-// their tags, custom fields and opening hours. BENCH_MOBILE_SIZES changes the sizes.
+// The chains are written straight into the database (tests/widget/helpers/chain.ts; the
+// service's routes create the finder, its set and its map link, and publish): locations of
+// tests/fakes/widget-payload.ts, with their tags, custom fields and opening hours.
+// BENCH_MOBILE_SIZES changes the sizes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,9 +25,9 @@ import type { Browser, CDPSession } from 'playwright-core';
 import postgres from 'postgres';
 import { projectRoot } from '../src/lib/project-root.ts';
 import { COMPLETE_MARK, LIST_RENDERED_MARK } from '../src/widget/marks.ts';
-import type { FinderLocation } from '../src/widget/types.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage, PHONE } from '../tests/widget/helpers/browser.ts';
+import { seedChain } from '../tests/widget/helpers/chain.ts';
 import { type ServiceBackend, startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { type HostSite, startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
 import { openBenchDatabase } from './bench-database.ts';
@@ -54,78 +55,6 @@ const ms = (value: number) => `${value.toFixed(0)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const hashOf = (token: string, place: typeof HERE) =>
   `#lf-${token.slice(0, 8)}=q:${place.label};lat:${place.lat.toFixed(5)};lng:${place.lng.toFixed(5)}`;
-
-/** A finder of `count` generated locations, reached through a set linked to its map; answers its token. */
-async function seedChain(backend: ServiceBackend, sql: postgres.Sql, count: number): Promise<string> {
-  const api = backend.ownerApi;
-  const workspaceId = backend.workspaceId;
-  const finder = await api<{ id: number; token: string; maps: number[] }>('POST', '/finders', {
-    name: `Chain of ${count}`,
-    workspace_id: workspaceId,
-  });
-  const set = await api<{ id: number }>('POST', '/sets', {
-    workspace_id: workspaceId,
-    name: `Chain of ${count}`,
-  });
-  await api('PUT', `/maps/${finder.maps[0]}`, { sets: [set.id] });
-  const template = await api<{ settings: unknown }>('GET', `/finders/${await firstFinderId(api)}`);
-  await api('PUT', `/finders/${finder.id}`, { settings: template.settings });
-  const locations = generateFinderPayload(count).locations;
-  for (let start = 0; start < locations.length; start += 10_000) {
-    const rows = locations.slice(start, start + 10_000).map(asRow);
-    const ids = await sql<{ id: number; n: number }[]>`
-      insert into locations (workspace_id, title, address, city, country, zip, lat, lng, phone, time_zone,
-        hours, special_hours, temporarily_closed, reopens_on, custom_values)
-      select ${workspaceId}, r.title, r.address, r.city, r.country, r.zip, r.lat, r.lng, r.phone, r.time_zone,
-        r.hours, r.special_hours, r.temporarily_closed, r.reopens_on, r.custom_values
-      from json_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)}::json) as r(n int, title text, address text, city text,
-        country text, zip text, lat float8, lng float8, phone text, time_zone text, hours json,
-        special_hours json, temporarily_closed bool, reopens_on text, custom_values jsonb)
-      order by r.n
-      returning id`;
-    await sql`insert into location_sets (location_id, set_id) select id, ${set.id}::int from unnest(${sql.array(ids.map((row) => row.id))}::int[]) id`;
-    await sql`
-      insert into location_tags (location_id, tag_id)
-      select l.id, t.id from unnest(${sql.array(ids.map((row) => row.id))}::int[], ${sql.array(
-        rows.map((row) => row.tags.join(',')),
-      )}::text[]) as l(id, tags)
-      join tags t on t.workspace_id = ${workspaceId}::int and t.slug = any(string_to_array(l.tags, ','))`;
-  }
-  return finder.token;
-}
-
-async function firstFinderId(api: ServiceBackend['ownerApi']): Promise<number> {
-  const finders = await api<{ id: number }[]>('GET', '/finders');
-  return finders[0]!.id;
-}
-
-function asRow(location: FinderLocation, n: number) {
-  return {
-    n,
-    title: location.title,
-    address: location.address,
-    city: location.city,
-    country: location.country,
-    zip: location.zip,
-    lat: location.lat,
-    lng: location.lng,
-    phone: location.phone,
-    time_zone: location.time_zone,
-    hours: location.hours ?? null,
-    special_hours: location.special_days?.length
-      ? location.special_days.map(([date, hours, label]) => ({
-          date,
-          end_date: null,
-          hours,
-          label: label ?? null,
-        }))
-      : null,
-    temporarily_closed: location.temporarily_closed ?? false,
-    reopens_on: location.reopens_on ?? null,
-    custom_values: location.custom_fields,
-    tags: location.tags,
-  };
-}
 
 /** A phone page on the mobile network and CPU, recording what it receives. */
 async function mobilePage(browser: Browser) {
@@ -274,7 +203,7 @@ async function measureSize(
   count: number,
 ) {
   const seedStart = performance.now();
-  const token = await seedChain(backend, sql, count);
+  const { token } = await seedChain(backend, sql, count);
   const seeded = (performance.now() - seedStart) / 1000;
   const publishStart = performance.now();
   await publishFinder(backend.ownerApi, token);

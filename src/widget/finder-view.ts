@@ -148,6 +148,8 @@ async function createFinderView(
   let results: Results = listedResults([]);
   let selected: number | null = null;
   let ready = false;
+  /** A chunked finder's index failed to load: what waits for it will not come. */
+  let incomplete = false;
   /** The view shown in narrow layouts. */
   let view: ResultsView = 'list';
   /** Where the open details came from, to give focus back to. */
@@ -300,6 +302,11 @@ async function createFinderView(
         wanted.clear();
         data.load(batch).then(() => {
           if (lifetime.ended) return;
+          // None arrived (their files failed): drawing them again would ask again at once, forever.
+          if (!batch.some((k) => data.location(k))) {
+            status.textContent = t('loadFailed');
+            return;
+          }
           list.refresh();
           map?.redraw();
         });
@@ -367,7 +374,7 @@ async function createFinderView(
     filters?.setCount(pending ? 0 : count);
     empty.hidden = results.length > 0 || pending;
     const said = pending
-      ? t('loading')
+      ? t(incomplete ? 'loadFailed' : 'loading')
       : origin
         ? t('resultsNear', { count, place: origin.label })
         : t('results', { count });
@@ -499,6 +506,7 @@ async function createFinderView(
   });
   complete.catch((error: unknown) => {
     console.error('[location-finder]', error);
+    incomplete = true;
     if (!lifetime.ended) status.textContent = t('loadFailed');
   });
   if (settings.showMap && mapElement) {

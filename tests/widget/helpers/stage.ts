@@ -27,6 +27,10 @@ export interface OpenOptions extends BrowserContextOptions {
 
 export interface Stage {
   backend: ServiceBackend;
+  /** The service's data directory: the local storage driver keeps the published files under its storage/. */
+  dataDir: string;
+  /** The file's database, for writing rows straight into it (tests/widget/helpers/chain.ts). */
+  databaseUrl: string;
   tiles: TileServer;
   site: HostSite;
   browser: Browser;
@@ -39,22 +43,29 @@ export async function startStage(options: {
   widgetDir: string;
   /** Made once the tile server (tile_url, image URLs) and the host site (allowed origins) run. */
   finders: (servers: { tiles: TileServer; site: HostSite }) => StageFinder[];
+  /** More of the service's environment (PUBLISH_CHUNKED_FROM, ...). */
+  env?: Record<string, string>;
 }): Promise<Stage> {
   await buildWidget(options.widgetDir);
   const tiles = await startTileServer();
   const site = await startHostSite();
+  const dataDir = tempDir('widget-data-');
+  const database = await createTestDatabase();
   const backend = await startServiceBackend({
     widgetDir: options.widgetDir,
-    dataDir: tempDir('widget-data-'),
-    database: await createTestDatabase(),
+    dataDir,
+    database,
     finders: options.finders({ tiles, site }),
     places: PLACES,
+    env: options.env,
   });
   const browser = await launchChromium();
   const pages: TestPage[] = [];
 
   return {
     backend,
+    dataDir,
+    databaseUrl: database.url,
     tiles,
     site,
     browser,
