@@ -15,7 +15,8 @@ export interface FiltersPanel {
   /** Re-reads the selection (after a deep link or "clear") into the checkboxes. */
   sync(): void;
   /** The number of results the current selection gives, for "Show N locations". */
-  setCount(count: number): void;
+  /** Null while the count is not known (a chunked finder's index loading). */
+  setCount(count: number | null): void;
 }
 
 export function createFiltersPanel(options: {
@@ -133,7 +134,7 @@ export function createFiltersPanel(options: {
       updateToggle();
     },
     setCount(count) {
-      done.textContent = t('showResults', { count });
+      done.textContent = count === null ? t('loading') : t('showResults', { count });
     },
   };
   panel.sync();

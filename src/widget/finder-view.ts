@@ -169,6 +169,8 @@ async function createFinderView(
         // A chunked finder's row before its area has loaded: a placeholder, drawn again after.
         button.replaceChildren(h('span', { class: 'lf-row-title' }, [t('loading')]));
         button.setAttribute('aria-busy', 'true');
+        // Rows are reused: this one may have been the selected location's.
+        button.removeAttribute('aria-current');
         needDetails(i);
         return;
       }
@@ -371,7 +373,7 @@ async function createFinderView(
     // first; the rest follow with the index), and chosen filters wait for it.
     const pending = !data.complete && (selectionSize(selection) > 0 || results.length === 0);
     const count = data.complete ? results.length : data.count;
-    filters?.setCount(pending ? 0 : count);
+    filters?.setCount(pending ? null : count);
     empty.hidden = results.length > 0 || pending;
     const said = pending
       ? t(incomplete ? 'loadFailed' : 'loading')
@@ -384,18 +386,22 @@ async function createFinderView(
     if (ready) writeHash();
   }
 
-  /** Results near `next` need the nearest areas of a chunked finder before its index: read first. */
-  async function setOrigin(next: Origin | null, inLink: boolean): Promise<void> {
+  /**
+   * Results near `next` need the nearest areas of a chunked finder before its index: read
+   * first. False when the view ended or another position replaced this one meanwhile.
+   */
+  async function setOrigin(next: Origin | null, inLink: boolean): Promise<boolean> {
     origin = next;
     originInLink = next !== null && inLink;
     if (next && !data.complete) {
       update();
       await data.prepare(next).catch((error: unknown) => console.error('[location-finder]', error));
-      if (lifetime.ended || origin !== next) return;
+      if (lifetime.ended || origin !== next) return false;
     }
     update();
     list.scrollToIndex(0);
     map?.setOrigin(next, results.first(5));
+    return true;
   }
 
   function showView(next: ResultsView): void {
@@ -405,6 +411,8 @@ async function createFinderView(
   }
 
   function closeDetails(): void {
+    // A selection still waiting for its details is given up too.
+    selecting++;
     const previous = selected;
     selected = null;
     details.replaceChildren();
@@ -430,9 +438,14 @@ async function createFinderView(
   ): Promise<void> {
     const ticket = ++selecting;
     if (!data.location(i)) {
+      const said = status.textContent;
+      status.textContent = t('loading');
       await data.load([i]);
-      // A later selection, or the view's end, came first.
+      // A later selection, a closing, a new link, or the view's end came first.
       if (lifetime.ended || ticket !== selecting) return;
+      if (!data.location(i)) status.textContent = t('loadFailed');
+      // Unless the list said something new meanwhile (the index arrived), its words come back.
+      else if (status.textContent === t('loading')) status.textContent = said;
     }
     const location = data.location(i);
     if (!location) return;
@@ -461,7 +474,25 @@ async function createFinderView(
     writeHash();
   }
 
+  /** Whether a link names what only a chunked finder's index knows: filters or a location's id. */
+  const namesIndexed = (state: ViewState) =>
+    (state.tags?.length ?? 0) + (state.sets?.length ?? 0) + (state.refinements?.length ?? 0) > 0 ||
+    state.location !== undefined;
+
+  /** Applies a link, once the index it names things of is at hand. */
+  async function followLink(state: ViewState): Promise<void> {
+    if (!data.complete && namesIndexed(state)) {
+      empty.hidden = true;
+      status.textContent = t('loading');
+      await data.whenComplete().catch(() => {});
+      if (lifetime.ended) return;
+    }
+    await applyLink(state);
+  }
+
   async function applyLink(state: ViewState): Promise<void> {
+    // A selection still waiting for its details belongs to the state being replaced.
+    selecting++;
     const knownTags = new Set(payload.tags.map((tag) => tag.slug));
     const knownSets = new Set(payload.sets.map((set) => set.id));
     replaceSelection(selection, {
@@ -473,22 +504,17 @@ async function createFinderView(
     if (state.lat !== undefined && state.lng !== undefined) {
       const label = state.query ?? t('youAreHere');
       search.setValue(state.query ?? '');
-      await setOrigin({ lat: state.lat, lng: state.lng, label }, true);
+      if (!(await setOrigin({ lat: state.lat, lng: state.lng, label }, true))) return;
     } else {
       update();
     }
+    if (lifetime.ended) return;
     const target = state.location === undefined ? undefined : data.indexOfId(state.location);
     if (target !== undefined) await select(target, { focusDetails: false, track: false });
   }
 
-  const filtered =
-    (linked.tags?.length ?? 0) + (linked.sets?.length ?? 0) + (linked.refinements?.length ?? 0) > 0;
-  if (!data.complete && (filtered || linked.location !== undefined)) {
-    // Filters and a location's id are read from a chunked finder's index: the first list waits for it.
-    await data.whenComplete().catch(() => {});
-    if (lifetime.ended) return;
-  }
-  if (Object.keys(linked).length > 0) await applyLink(linked);
+  // Filters and a location's id are read from a chunked finder's index: the first list waits for it.
+  if (Object.keys(linked).length > 0) await followLink(linked);
   else update();
   // Without a search position a chunked finder lists its locations in the index's order: the
   // first rows' area is read before the list counts as shown.
@@ -515,13 +541,21 @@ async function createFinderView(
       .catch((error: unknown) => mapUnavailable(error, mapElement));
   }
 
-  lifetime.listen(window, 'hashchange', () => {
+  /** Follows the link in the URL when it differs from what the view shows. */
+  const followHash = () => {
     const linkedNow = readViewState(window.location.hash, hashKey);
     if (writeViewState('', hashKey, linkedNow) !== writeViewState('', hashKey, currentState())) {
       if (selected !== null && linkedNow.location === undefined) closeDetails();
-      applyLink(linkedNow);
+      void followLink(linkedNow);
     }
-  });
+  };
+  lifetime.listen(window, 'hashchange', followHash);
+  // A link changed while the first list was on its way.
+  if (
+    writeViewState('', hashKey, readViewState(window.location.hash, hashKey)) !==
+    writeViewState('', hashKey, linked)
+  )
+    followHash();
 
   // The statuses move with the clock: each minute, the rows in view and the open-now filter's
   // results are computed again.

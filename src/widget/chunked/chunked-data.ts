@@ -6,7 +6,7 @@
 // from its spatial index, only as many as the list has shown so far. Details are fetched area
 // by area, each area once, when a row, a marker or the details card needs them.
 import { around } from 'geokdbush';
-import { hasPosition, type LatLng } from '../../lib/geo.ts';
+import { distanceKm, hasPosition, type LatLng } from '../../lib/geo.ts';
 import { type FilterSelection, selectionSize } from '../filter.ts';
 import type { FinderData, Results } from '../finder-data.ts';
 import { isScheduleOpen } from '../hours.open.ts';
@@ -18,6 +18,8 @@ import { nearestInAreas } from './nearest-areas.ts';
 const FIRST_LIST = 20;
 /** The nearest are ranked this many at least, and twice as many as before when the list needs more. */
 const RANK_AT_LEAST = 64;
+/** Up to this many passing locations are all measured and sorted at once. */
+const RANK_ALL_UP_TO = 2000;
 
 type Fetch = (url: string) => Promise<unknown>;
 type Normalize = (body: unknown) => FinderLocation | undefined;
@@ -88,6 +90,17 @@ function nearestResults(
 ): Results {
   let ranked: number[] = [];
   let complete = false;
+  /** Every passing location measured and sorted: cheaper than the tree's walk for a few, and a bound on it for any. */
+  const rankAll = () => {
+    const placed = members.filter((i) => i < index.placed);
+    const km = Float64Array.from(placed, (i) =>
+      distanceKm(origin, { lat: index.lat[i]!, lng: index.lng[i]! }),
+    );
+    const order = Array.from(placed, (_, k) => k).sort((a, b) => km[a]! - km[b]!);
+    ranked = [...order.map((k) => placed[k]!), ...members.filter((i) => i >= index.placed)];
+    complete = true;
+  };
+  if (members.length <= RANK_ALL_UP_TO) rankAll();
   const rankTo = (wanted: number) => {
     if (complete || wanted <= ranked.length) return;
     const count = Math.max(wanted, ranked.length * 2, RANK_AT_LEAST);
@@ -113,11 +126,11 @@ function nearestResults(
     },
     positionOf(i) {
       if (i < 0 || i >= index.count || (pass && hasBit(pass, i) !== 1)) return -1;
-      for (;;) {
-        const p = ranked.indexOf(i);
-        if (p >= 0 || complete) return p;
-        rankTo(Math.max(ranked.length * 2, RANK_AT_LEAST));
-      }
+      const p = ranked.indexOf(i);
+      if (p >= 0 || complete) return p;
+      // Far down the list (a marker far away): one sort of all rather than ever longer walks.
+      rankAll();
+      return ranked.indexOf(i);
     },
     first(count) {
       rankTo(count);
@@ -231,7 +244,8 @@ export function chunkedData(
         return { i, lat: location.lat, lng: location.lng };
       });
     });
-    early = { origin, order: nearest.map(({ location }) => location.i) };
+    // A later position's read may have started meanwhile: its list is the one wanted.
+    if (preparing?.origin === origin) early = { origin, order: nearest.map(({ location }) => location.i) };
   };
 
   return {
