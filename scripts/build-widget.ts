@@ -21,7 +21,10 @@ import {
   contentHash,
   MANIFEST_FILE,
   MAP_FILE_PATTERN,
+  type ModuleFileEntry,
   mapFileName,
+  VIEW_FILE_PATTERN,
+  viewFileName,
   type WidgetManifest,
   widgetDistDir,
 } from '../src/modules/widget-assets/widget-assets.bundle.ts';
@@ -30,11 +33,12 @@ import {
   type PrecompressedCoding,
   withStoredTail,
 } from '../src/modules/widget-assets/widget-assets.precompressed.ts';
-import { MAP_FILE_DEFINE } from '../src/widget/map-file.ts';
+import { MAP_FILE_DEFINE, VIEW_FILE_DEFINE } from '../src/widget/built-files.ts';
 import { SERVED_CDN_URL_PLACEHOLDER } from '../src/widget/served.ts';
 
 const WIDGET_SOURCES = path.join(projectRoot, 'src', 'widget');
 const MAP_ENTRY = path.join(WIDGET_SOURCES, 'map.ts');
+const VIEW_ENTRY = path.join(WIDGET_SOURCES, 'finder-view.ts');
 /** Files outside src/widget that the widget bundles: the rules it applies as the service does. */
 const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'origin-rules.ts'),
@@ -76,17 +80,32 @@ const minifiedCssText: Plugin = {
   },
 };
 
+/** What a compile makes: widget.js (naming the other two), the view file or the map file. */
+type Target = { kind: 'widget'; mapFile: string; viewFile: string } | { kind: 'view' } | { kind: 'map' };
+
 /**
- * widget.js: a classic script (one IIFE, for a plain script tag), naming `mapFile`. The map
- * file: an ES module, so widget.js gets its exports from import() without a global.
+ * widget.js: a classic script (one IIFE, for a plain script tag), naming the view and map
+ * files. Those two: ES modules, so widget.js gets their exports from import() without a global.
  */
-function buildOptions(mapFile: string | null, extra: BuildOptions = {}): BuildOptions {
+function buildOptions(target: Target, extra: BuildOptions = {}): BuildOptions {
   return {
-    entryPoints: [mapFile === null ? MAP_ENTRY : path.join(WIDGET_SOURCES, 'index.ts')],
+    entryPoints: [
+      target.kind === 'map'
+        ? MAP_ENTRY
+        : target.kind === 'view'
+          ? VIEW_ENTRY
+          : path.join(WIDGET_SOURCES, 'index.ts'),
+    ],
     bundle: true,
     minify: true,
-    format: mapFile === null ? 'esm' : 'iife',
-    define: mapFile === null ? {} : { [MAP_FILE_DEFINE]: JSON.stringify(mapFile) },
+    format: target.kind === 'widget' ? 'iife' : 'esm',
+    define:
+      target.kind === 'widget'
+        ? {
+            [MAP_FILE_DEFINE]: JSON.stringify(target.mapFile),
+            [VIEW_FILE_DEFINE]: JSON.stringify(target.viewFile),
+          }
+        : {},
     // Browsers of the last few years; a customer's visitors run anything current.
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     plugins: [leafletEsm, minifiedCssText],
@@ -100,29 +119,54 @@ function buildOptions(mapFile: string | null, extra: BuildOptions = {}): BuildOp
 
 /** The code, and the files it was built from (absolute paths). */
 async function compile(
-  mapFile: string | null,
+  target: Target,
   extra: BuildOptions = {},
 ): Promise<{ code: string; inputs: string[] }> {
-  const result = await build(buildOptions(mapFile, extra));
+  const result = await build(buildOptions(target, extra));
   const output = result.outputFiles?.[0];
   if (!output) throw new Error('esbuild produced no output');
   const inputs = Object.keys(result.metafile?.inputs ?? {}).map((input) => path.resolve(input));
   return { code: output.text, inputs };
 }
 
-/** The map file first (widget.js names it), then widget.js, which must hold none of Leaflet. */
-async function compileBoth(): Promise<{ map: string; mapFile: string; widget: string }> {
-  const { code: map } = await compile(null);
-  const mapFile = mapFileName(contentHash(map));
-  const { code: widget, inputs } = await compile(mapFile);
-  const leaflet = inputs.filter((input) => input.includes(LEAFLET_PACKAGE) || input === MAP_ENTRY);
-  if (leaflet.length > 0) {
+/** Fails the build when `file` bundles any of `unwanted` (absolute paths or package folders). */
+function refuseInputs(file: string, inputs: string[], unwanted: string[], hint: string): void {
+  const found = inputs.filter((input) => unwanted.some((entry) => input === entry || input.includes(entry)));
+  if (found.length > 0) {
     throw new Error(
-      `widget.js bundles ${leaflet.map((file) => path.relative(projectRoot, file)).join(', ')}: ` +
-        'import map.ts only as a type outside the map file (src/widget/map-loader.ts loads it)',
+      `${file} bundles ${found.map((input) => path.relative(projectRoot, input)).join(', ')}: ${hint}`,
     );
   }
-  return { map, mapFile, widget };
+}
+
+/**
+ * The map and view files first (widget.js names them), then widget.js. The view file holds none
+ * of Leaflet; widget.js neither, nor the view.
+ */
+async function compileAll(): Promise<{
+  map: string;
+  mapFile: string;
+  view: string;
+  viewFile: string;
+  widget: string;
+}> {
+  const [{ code: map }, { code: view, inputs: viewInputs }] = await Promise.all([
+    compile({ kind: 'map' }),
+    compile({ kind: 'view' }),
+  ]);
+  const mapFile = mapFileName(contentHash(map));
+  const viewFile = viewFileName(contentHash(view));
+  const { code: widget, inputs } = await compile({ kind: 'widget', mapFile, viewFile });
+  const mapHint = 'import map.ts only as a type outside the map file (src/widget/map-loader.ts loads it)';
+  refuseInputs('the view file', viewInputs, [LEAFLET_PACKAGE, MAP_ENTRY], mapHint);
+  refuseInputs('widget.js', inputs, [LEAFLET_PACKAGE, MAP_ENTRY], mapHint);
+  refuseInputs(
+    'widget.js',
+    inputs,
+    [VIEW_ENTRY],
+    'import finder-view.ts only as a type outside the view file (src/widget/view-loader.ts loads it)',
+  );
+  return { map, mapFile, view, viewFile, widget };
 }
 
 export interface WidgetSizes {
@@ -136,7 +180,7 @@ const sizes = (code: string): WidgetSizes => ({
 });
 
 export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifest> {
-  const { map, mapFile, widget: code } = await compileBoth();
+  const { map, mapFile, view, viewFile, widget: code } = await compileAll();
   const placeholder = JSON.stringify(SERVED_CDN_URL_PLACEHOLDER);
   const placeholders = code.split(placeholder).length - 1;
   if (placeholders !== 1) {
@@ -160,15 +204,20 @@ export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifes
     precompressed[coding] = { file, bytes: compressed.length, head_bytes: compressedHead.length };
     compressedFiles.push([file, compressed]);
   }
-  // The map file has nothing written in when served: compressed whole.
-  const mapBody = Buffer.from(map);
-  const mapForms = await compressBody(mapBody, 'max');
-  const mapPrecompressed = {} as WidgetManifest['map']['precompressed'];
-  for (const coding of CODINGS) {
-    const file = `${mapFile}${SUFFIX[coding]}`;
-    mapPrecompressed[coding] = { file, bytes: mapForms[coding].length };
-    compressedFiles.push([file, mapForms[coding]]);
-  }
+  // The map and view files have nothing written in when served: compressed whole.
+  const moduleEntry = async (file: string, source: string): Promise<ModuleFileEntry> => {
+    const body = Buffer.from(source);
+    const forms = await compressBody(body, 'max');
+    const precompressed = {} as ModuleFileEntry['precompressed'];
+    for (const coding of CODINGS) {
+      const compressedFile = `${file}${SUFFIX[coding]}`;
+      precompressed[coding] = { file: compressedFile, bytes: forms[coding].length };
+      compressedFiles.push([compressedFile, forms[coding]]);
+    }
+    return { file, hash: contentHash(source), bytes: body.length, precompressed };
+  };
+  const mapEntry = await moduleEntry(mapFile, map);
+  const viewEntry = await moduleEntry(viewFile, view);
   const manifest: WidgetManifest = {
     file: WIDGET_FILE,
     hash: contentHash(code),
@@ -178,39 +227,42 @@ export async function buildWidget(outDir = widgetDistDir): Promise<WidgetManifes
     tail_offset: tailOffset,
     head_hash: contentHash(head),
     precompressed,
-    map: { file: mapFile, hash: contentHash(map), bytes: mapBody.length, precompressed: mapPrecompressed },
+    map: mapEntry,
+    view: viewEntry,
   };
   await mkdir(outDir, { recursive: true });
   for (const [file, compressed] of compressedFiles) await writeAtomic(path.join(outDir, file), compressed);
-  await writeAtomic(path.join(outDir, mapFile), mapBody);
+  await writeAtomic(path.join(outDir, mapFile), map);
+  await writeAtomic(path.join(outDir, viewFile), view);
   await writeAtomic(path.join(outDir, WIDGET_FILE), code);
   // The manifest last: the server re-reads the build when it changes.
   await writeAtomic(path.join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  await removeOlderMapFiles(outDir, mapFile);
+  await removeOlderModuleFiles(outDir, [mapFile, viewFile]);
   return manifest;
 }
 
-/** Map files of earlier builds in the folder: the service serves the manifest's only. */
-async function removeOlderMapFiles(outDir: string, current: string): Promise<void> {
+/** Map and view files of earlier builds in the folder: the service serves the manifest's only. */
+async function removeOlderModuleFiles(outDir: string, current: string[]): Promise<void> {
   for (const file of await readdir(outDir)) {
     const built = file.replace(/\.(gz|br)$/, '');
-    if (MAP_FILE_PATTERN.test(built) && built !== current) await rm(path.join(outDir, file), { force: true });
+    const moduleFile = MAP_FILE_PATTERN.test(built) || VIEW_FILE_PATTERN.test(built);
+    if (moduleFile && !current.includes(built)) await rm(path.join(outDir, file), { force: true });
   }
 }
 
-/** widget.js and the map file, each raw and gzip (level 9). */
-export async function measureWidget(): Promise<{ widget: WidgetSizes; map: WidgetSizes }> {
-  const { map, widget } = await compileBoth();
-  return { widget: sizes(widget), map: sizes(map) };
+/** widget.js, the view file and the map file, each raw and gzip (level 9). */
+export async function measureWidget(): Promise<{ widget: WidgetSizes; view: WidgetSizes; map: WidgetSizes }> {
+  const { map, view, widget } = await compileAll();
+  return { widget: sizes(widget), view: sizes(view), map: sizes(map) };
 }
 
 /**
- * The modules through which widget.js holds opening hours: the view (which reaches the status,
- * its text, the zone clock and their stylesheet), the texts, and the filters' open-now test.
+ * The modules through which the view file holds opening hours: the view (which reaches the
+ * status, its text, the zone clock and their stylesheet), the texts, and the filters' open-now test.
  */
 const HOURS_ENTRIES = /[\\/]src[\\/]widget[\\/]hours\.(view|i18n|open)\.ts$/;
 
-// Each export of the hours modules as an empty object: what is left is the rest of widget.js
+// Each export of the hours modules as an empty object: what is left is the rest of the view file
 // and the calls into them (finder-view.ts, details.ts, filters-panel.ts), a few dozen bytes.
 const withoutHours: Plugin = {
   name: 'without-hours',
@@ -224,14 +276,14 @@ const withoutHours: Plugin = {
 };
 
 /**
- * What opening hours add to widget.js: its bytes (raw and gzip) as built, and as built with the
- * hours modules left out (HOURS_ENTRIES, by the without-hours plugin).
+ * What opening hours add to the widget's code before a list (the view file; widget.js holds
+ * none of them): its bytes (raw and gzip) as built, and as built with the hours modules left
+ * out (HOURS_ENTRIES, by the without-hours plugin).
  */
 export async function measureHoursBytes(): Promise<{ with: WidgetSizes; without: WidgetSizes }> {
-  const mapFile = mapFileName('0'.repeat(16));
   const [full, bare] = await Promise.all([
-    compile(mapFile),
-    compile(mapFile, { plugins: [leafletEsm, minifiedCssText, withoutHours] }),
+    compile({ kind: 'view' }),
+    compile({ kind: 'view' }, { plugins: [leafletEsm, minifiedCssText, withoutHours] }),
   ]);
   return { with: sizes(full.code), without: sizes(bare.code) };
 }
@@ -244,10 +296,15 @@ export async function widgetSourceFiles(): Promise<string[]> {
   return [...own, ...SHARED_SOURCES];
 }
 
-/** The project's files esbuild actually read for both files (absolute paths, no dependencies). */
+/** The project's files esbuild actually read for the three files (absolute paths, no dependencies). */
 export async function bundledSourceFiles(): Promise<string[]> {
-  const [map, widget] = await Promise.all([compile(null), compile(mapFileName('0'.repeat(16)))]);
-  return [...new Set([...map.inputs, ...widget.inputs])].filter(
+  const placeholder = '0'.repeat(16);
+  const built = await Promise.all([
+    compile({ kind: 'map' }),
+    compile({ kind: 'view' }),
+    compile({ kind: 'widget', mapFile: mapFileName(placeholder), viewFile: viewFileName(placeholder) }),
+  ]);
+  return [...new Set(built.flatMap((file) => file.inputs))].filter(
     (file) => !file.includes(`${path.sep}node_modules${path.sep}`),
   );
 }
@@ -264,26 +321,36 @@ async function newestSourceTime(): Promise<number> {
   return Math.max(...times);
 }
 
-/** The map file the manifest in `outDir` names, when it is there. */
-async function builtMapFile(outDir: string): Promise<string | undefined> {
+/** Whether the map and view files the manifest in `outDir` names are there. */
+async function hasModuleFiles(outDir: string): Promise<boolean> {
   try {
     const manifest = JSON.parse(await readFile(path.join(outDir, MANIFEST_FILE), 'utf8')) as WidgetManifest;
-    const file = manifest.map?.file;
-    return file && (await stat(path.join(outDir, file)).catch(() => undefined)) ? file : undefined;
+    const files = [manifest.map?.file, manifest.view?.file];
+    const present = await Promise.all(
+      files.map(
+        (file) =>
+          file !== undefined &&
+          stat(path.join(outDir, file)).then(
+            () => true,
+            () => false,
+          ),
+      ),
+    );
+    return present.every(Boolean);
   } catch {
-    return undefined;
+    return false;
   }
 }
 
 /**
- * Builds when the build is missing, incomplete (a manifest without its map file, as builds
- * made before the map was a file of its own) or older than any widget source; says which.
+ * Builds when the build is missing, incomplete (a manifest without its map or view file, as
+ * builds made before they were files of their own) or older than any widget source; says which.
  */
 export async function ensureWidgetBuilt(outDir = widgetDistDir): Promise<'built' | 'fresh'> {
   const built = await stat(path.join(outDir, MANIFEST_FILE)).catch(() => undefined);
   const script = await stat(path.join(outDir, WIDGET_FILE)).catch(() => undefined);
   const fresh = built && script && built.mtimeMs >= (await newestSourceTime());
-  if (fresh && (await builtMapFile(outDir))) return 'fresh';
+  if (fresh && (await hasModuleFiles(outDir))) return 'fresh';
   await buildWidget(outDir);
   return 'built';
 }
@@ -291,11 +358,13 @@ export async function ensureWidgetBuilt(outDir = widgetDistDir): Promise<'built'
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const manifest = await buildWidget();
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-  const { map } = manifest;
+  const files = [manifest.view, manifest.map].map(
+    (entry) =>
+      `dist/widget/${entry.file}: ${kb(entry.bytes)} ` +
+      `(${kb(entry.precompressed.gzip.bytes)} gzip, ${kb(entry.precompressed.br.bytes)} br)`,
+  );
   console.log(
     `dist/widget/${manifest.file} ${manifest.hash}: ${kb(manifest.bytes)} ` +
-      `(${kb(manifest.precompressed.gzip.bytes)} gzip, ${kb(manifest.precompressed.br.bytes)} br); ` +
-      `dist/widget/${map.file}: ${kb(map.bytes)} ` +
-      `(${kb(map.precompressed.gzip.bytes)} gzip, ${kb(map.precompressed.br.bytes)} br)`,
+      `(${kb(manifest.precompressed.gzip.bytes)} gzip, ${kb(manifest.precompressed.br.bytes)} br); ${files.join('; ')}`,
   );
 }

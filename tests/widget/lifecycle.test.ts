@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetManifest } from '../../src/modules/widget-assets/widget-assets.bundle.ts';
+import { MAP_LOAD_TIMEOUT_MS } from '../../src/widget/built-files.ts';
 import { deepLinkKey } from '../../src/widget/deep-link.ts';
-import { MAP_LOAD_TIMEOUT_MS } from '../../src/widget/map-file.ts';
 import { READY_EVENT } from '../../src/widget/marks.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -264,8 +264,12 @@ describe('the map file, fetched on demand', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.locator('.lf-row').count()).toBeGreaterThan(0);
     expect(await page.locator('.lf-map, .leaflet-container').count()).toBe(0);
-    expect(scripts.map((request) => request.url())).toEqual([stage.backend.scriptUrl]);
-    const code = (await (await scripts[0]?.response())?.body())?.toString() ?? '';
+    // widget.js and its view file, nothing more.
+    const urls = scripts.map((request) => request.url());
+    expect(urls).toHaveLength(2);
+    expect(urls[0]).toBe(stage.backend.scriptUrl);
+    expect(urls[1]).toMatch(/\/widget-view\.[0-9a-f]{16}\.js$/);
+    const code = (await (await scripts[1]?.response())?.body())?.toString() ?? '';
     // Booleans: a failure would print the whole script.
     expect(code.includes('lf-root')).toBe(true);
     expect(code.includes('Leaflet 1.9.4')).toBe(false);

@@ -59,7 +59,9 @@ describe('the widget build', () => {
       hash: contentHash(code),
       bytes: Buffer.byteLength(code),
     });
-    expect(manifest.gzip_bytes).toBeLessThan(manifest.bytes / 2);
+    // The little that must run first: the view and the map are files of their own.
+    expect(manifest.gzip_bytes).toBeLessThan(5 * 1024);
+    expect(code.includes('lf-root')).toBe(false);
     // One IIFE, no module syntax, and none of Leaflet: the map file holds it.
     expect(code).toMatch(/^"use strict";\(\(\)=>\{/);
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
@@ -67,7 +69,8 @@ describe('the widget build', () => {
       ['Leaflet 1.9.4', 'leafletjs.com', '.leaflet-pane{'].filter((text) => code.includes(text)),
     ).toEqual([]);
     expect(code.split('\n').length).toBeLessThan(20);
-    // It imports the map file of its own build, by a URL read against its own.
+    // It imports the view and map files of its own build, by URLs read against its own.
+    expect(code).toContain(JSON.stringify(manifest.view.file));
     expect(code).toContain(JSON.stringify(manifest.map.file));
     expect(code).toMatch(/import\([\w$]+\)/);
     expect(code).toMatch(/new URL\([\w$]+\(\),[\w$]+\)\.href/);
@@ -99,12 +102,41 @@ describe('the widget build', () => {
     expect([gz.length, br.length]).toEqual([map.precompressed.gzip.bytes, map.precompressed.br.bytes]);
     expect(br.length).toBeLessThan(gz.length * 0.9);
     // The map file is most of the code: a page without the map is spared it.
-    expect(manifest.bytes).toBeLessThan(map.bytes / 2);
+    expect(manifest.bytes + manifest.view.bytes).toBeLessThan(map.bytes / 2);
   });
 
-  it('removes map files of earlier builds from the folder, and nothing else', async () => {
+  it('writes the view file beside it: an ES module with the view and its CSS and none of Leaflet, compressed whole', async () => {
+    const { view } = manifest;
+    expect(view.file).toBe(`widget-view.${view.hash}.js`);
+    const code = await readFile(path.join(dir, view.file));
+    expect(view).toEqual({
+      file: view.file,
+      hash: contentHash(code),
+      bytes: code.length,
+      precompressed: {
+        gzip: { file: `${view.file}.gz`, bytes: expect.any(Number) },
+        br: { file: `${view.file}.br`, bytes: expect.any(Number) },
+      },
+    });
+    const text = code.toString();
+    expect(text.includes('lf-root')).toBe(true);
+    expect(text.includes('Leaflet 1.9.4') || text.includes('.leaflet-pane{')).toBe(false);
+    expect(text).toMatch(/export\{[^}]*\bas mountFinder\b[^}]*\};/);
+    const gz = await readFile(path.join(dir, `${view.file}.gz`));
+    const br = await readFile(path.join(dir, `${view.file}.br`));
+    expect(gunzipSync(gz).equals(code)).toBe(true);
+    expect(brotliDecompressSync(br).equals(code)).toBe(true);
+    expect([gz.length, br.length]).toEqual([view.precompressed.gzip.bytes, view.precompressed.br.bytes]);
+  });
+
+  it('removes map and view files of earlier builds from the folder, and nothing else', async () => {
     const other = tempDir('widget-old-map-');
-    const stale = ['widget-map.0123456789abcdef.js', 'widget-map.0123456789abcdef.js.br'];
+    const stale = [
+      'widget-map.0123456789abcdef.js',
+      'widget-map.0123456789abcdef.js.br',
+      'widget-view.0123456789abcdef.js',
+      'widget-view.0123456789abcdef.js.gz',
+    ];
     for (const file of [...stale, 'widget-map.notes.txt']) await writeFile(path.join(other, file), 'old');
     const built = await buildWidget(other);
     const files = (await readdir(other)).sort();
@@ -118,6 +150,9 @@ describe('the widget build', () => {
         built.map.file,
         `${built.map.file}.br`,
         `${built.map.file}.gz`,
+        built.view.file,
+        `${built.view.file}.br`,
+        `${built.view.file}.gz`,
       ].sort(),
     );
   });
@@ -242,7 +277,8 @@ describe('the widget build', () => {
         expect(
           response.rawPayload.subarray(0, head_bytes).equals(files[coding].subarray(0, head_bytes)),
         ).toBe(true);
-        expect(response.rawPayload.length, header).toBeLessThan(identity.rawPayload.length / 2.5);
+        // A third of so small a script is its stored tail (the CDN URL and the code after it).
+        expect(response.rawPayload.length, header).toBeLessThan(identity.rawPayload.length * 0.6);
       }
       for (const header of [
         'identity',
@@ -372,23 +408,23 @@ describe('the widget build', () => {
     });
   });
 
-  describe('GET /widget-map.{hash}.js', () => {
+  describe.each(['map', 'view'] as const)('GET /widget-%s.{hash}.js', (name) => {
     let app: FastifyInstance;
     let url: string;
 
     beforeAll(async () => {
       app = await serve(dir);
-      url = `/${manifest.map.file}`;
+      url = `/${manifest[name].file}`;
     });
     afterAll(async () => {
       await app.close();
     });
 
-    it('sends the build’s map file, br or gzip by Accept-Encoding from its compressed files, cached for good', async () => {
-      const built = await readFile(path.join(dir, manifest.map.file));
+    it('sends the build’s file, br or gzip by Accept-Encoding from its compressed files, cached for good', async () => {
+      const built = await readFile(path.join(dir, manifest[name].file));
       const files = {
-        gzip: await readFile(path.join(dir, `${manifest.map.file}.gz`)),
-        br: await readFile(path.join(dir, `${manifest.map.file}.br`)),
+        gzip: await readFile(path.join(dir, `${manifest[name].file}.gz`)),
+        br: await readFile(path.join(dir, `${manifest[name].file}.br`)),
       };
       for (const [header, coding] of [
         [undefined, 'identity'],
@@ -411,7 +447,7 @@ describe('the widget build', () => {
         expect(response.headers.vary, header).toBe('Accept-Encoding');
         expect(response.headers['content-encoding'], header).toBe(coding === 'identity' ? undefined : coding);
         expect(response.headers.etag, header).toBe(
-          coding === 'identity' ? `"${manifest.map.hash}"` : `"${manifest.map.hash}-${coding}"`,
+          coding === 'identity' ? `"${manifest[name].hash}"` : `"${manifest[name].hash}-${coding}"`,
         );
         expect(Number(response.headers['content-length']), header).toBe(response.rawPayload.length);
         // As built: nothing is compressed to answer.
@@ -420,7 +456,7 @@ describe('the widget build', () => {
     });
 
     it('answers 304 to If-None-Match and HEAD without a body', async () => {
-      const tag = `"${manifest.map.hash}-br"`;
+      const tag = `"${manifest[name].hash}-br"`;
       const revalidated = await app.inject({
         method: 'GET',
         url,
@@ -433,15 +469,15 @@ describe('the widget build', () => {
       expect(head.statusCode).toBe(200);
       expect(head.body).toBe('');
       expect(head.headers['content-encoding']).toBe('gzip');
-      expect(Number(head.headers['content-length'])).toBe(manifest.map.precompressed.gzip.bytes);
+      expect(Number(head.headers['content-length'])).toBe(manifest[name].precompressed.gzip.bytes);
     });
 
     it('answers 404 to any other hash, and says so when the widget is not built', async () => {
       for (const other of ['0123456789abcdef', manifest.hash, 'x', '']) {
-        const response = await app.inject({ method: 'GET', url: `/widget-map.${other}.js` });
+        const response = await app.inject({ method: 'GET', url: `/widget-${name}.${other}.js` });
         expect(response.statusCode, other).toBe(404);
         expect(response.json(), other).toEqual({
-          message: 'No map file of the current widget build has this hash.',
+          message: `No ${name} file of the current widget build has this hash.`,
           code: 'not_found',
         });
       }
@@ -458,16 +494,16 @@ describe('the widget build', () => {
       }
     });
 
-    it('serves a new build’s map file without a restart, and no longer the old one', async () => {
+    it('serves a new build’s file without a restart, and no longer the old one', async () => {
       const rebuilt = tempDir('widget-map-rebuilt-');
       const first = await serve(rebuilt);
       try {
         const before = await buildWidget(rebuilt);
-        expect((await first.inject({ method: 'GET', url: `/${before.map.file}` })).statusCode).toBe(200);
-        // Another build's map: a new name in the manifest, its own compressed files.
-        const changed = Buffer.from(`${await readFile(path.join(rebuilt, before.map.file), 'utf8')}\n`);
+        expect((await first.inject({ method: 'GET', url: `/${before[name].file}` })).statusCode).toBe(200);
+        // Another build's file: a new name in the manifest, its own compressed files.
+        const changed = Buffer.from(`${await readFile(path.join(rebuilt, before[name].file), 'utf8')}\n`);
         const hash = contentHash(changed);
-        const file = `widget-map.${hash}.js`;
+        const file = `widget-${name}.${hash}.js`;
         await writeFile(path.join(rebuilt, file), changed);
         await writeFile(path.join(rebuilt, `${file}.gz`), gzipSync(changed));
         await writeFile(path.join(rebuilt, `${file}.br`), brotliCompressSync(changed));
@@ -477,7 +513,7 @@ describe('the widget build', () => {
         };
         await rewriteManifest(rebuilt, {
           ...before,
-          map: { file, hash, bytes: changed.length, precompressed },
+          [name]: { file, hash, bytes: changed.length, precompressed },
         });
         const response = await first.inject({
           method: 'GET',
@@ -487,7 +523,7 @@ describe('the widget build', () => {
         expect(response.statusCode).toBe(200);
         expect(response.headers['content-encoding']).toBe('br');
         expect(brotliDecompressSync(response.rawPayload).equals(changed)).toBe(true);
-        expect((await first.inject({ method: 'GET', url: `/${before.map.file}` })).statusCode).toBe(404);
+        expect((await first.inject({ method: 'GET', url: `/${before[name].file}` })).statusCode).toBe(404);
 
         // Edited by hand since: its compressed files no longer belong to it, so it goes as it is.
         await writeFile(path.join(rebuilt, file), Buffer.concat([changed, Buffer.from('// edited\n')]));
@@ -544,18 +580,21 @@ describe('GET /widget.js in the app', () => {
     expect((await context.app.inject({ method: 'GET', url: '/api/widget.js' })).statusCode).toBe(404);
   });
 
-  it('serves the map file outside /api with CORS open to any origin (module scripts need it)', async () => {
-    const manifest = JSON.parse(await readFile(path.join('dist', 'widget', 'manifest.json'), 'utf8'));
-    const response = await context.app.inject({
-      method: 'GET',
-      url: `/${(manifest as WidgetManifest).map.file}`,
-      headers: { origin: 'https://customer.example', 'accept-encoding': 'br' },
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['access-control-allow-origin']).toBe('https://customer.example');
-    expect(response.headers['content-encoding']).toBe('br');
-    expect(response.headers.vary).toBe('Origin, Accept-Encoding');
-  });
+  it.each(['map', 'view'] as const)(
+    'serves the %s file outside /api with CORS open to any origin (module scripts need it)',
+    async (name) => {
+      const manifest = JSON.parse(await readFile(path.join('dist', 'widget', 'manifest.json'), 'utf8'));
+      const response = await context.app.inject({
+        method: 'GET',
+        url: `/${(manifest as WidgetManifest)[name].file}`,
+        headers: { origin: 'https://customer.example', 'accept-encoding': 'br' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['access-control-allow-origin']).toBe('https://customer.example');
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(response.headers.vary).toBe('Origin, Accept-Encoding');
+    },
+  );
 
   it("is decoded by Node's fetch and by curl, br and gzip alike", async () => {
     const identity = await context.app.inject({ method: 'GET', url: '/widget.js' });

@@ -1,8 +1,9 @@
 // The built widget as the API serves it: dist/widget/widget.js (from scripts/build-widget.ts)
 // with the service's CDN_URL written in (src/widget/served.ts), its gzip and br forms made from
 // the build's precompressed files with that same tail stored (widget-assets.precompressed.ts), and a
-// tag from a hash of the served bytes; and the map file widget.js imports when a finder shows
-// its map, served as built. Re-read when the manifest changes, so a rebuild needs no restart.
+// tag from a hash of the served bytes; and the files widget.js imports, served as built: the
+// view file (every page) and the map file (when a finder shows its map). Re-read when the
+// manifest changes, so a rebuild needs no restart.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,12 +26,17 @@ export interface WidgetManifest {
   /** `{file}.gz` and `{file}.br`: the first `head_bytes` compress the head, the tail follows stored. */
   precompressed: Record<PrecompressedCoding, { file: string; bytes: number; head_bytes: number }>;
   /** The map file (mapFileName of its hash), `{file}.gz` and `{file}.br` compressed whole. */
-  map: {
-    file: string;
-    hash: string;
-    bytes: number;
-    precompressed: Record<PrecompressedCoding, { file: string; bytes: number }>;
-  };
+  map: ModuleFileEntry;
+  /** The view file (viewFileName of its hash), the same way. */
+  view: ModuleFileEntry;
+}
+
+/** A file widget.js imports, as the manifest lists it. */
+export interface ModuleFileEntry {
+  file: string;
+  hash: string;
+  bytes: number;
+  precompressed: Record<PrecompressedCoding, { file: string; bytes: number }>;
 }
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -38,6 +44,9 @@ export const MANIFEST_FILE = 'manifest.json';
 /** The map file's name: its contentHash in it, so it can be cached for good. */
 export const mapFileName = (hash: string) => `widget-map.${hash}.js`;
 export const MAP_FILE_PATTERN = /^widget-map\.[0-9a-f]{16}\.js$/;
+/** The view file's name, the same way. */
+export const viewFileName = (hash: string) => `widget-view.${hash}.js`;
+export const VIEW_FILE_PATTERN = /^widget-view\.[0-9a-f]{16}\.js$/;
 
 export const widgetDistDir = path.join(projectRoot, 'dist', 'widget');
 
@@ -49,7 +58,7 @@ export interface ServedWidget extends EncodedBody {
   tag: string;
 }
 
-export interface ServedMapFile extends EncodedBody {
+export interface ServedModuleFile extends EncodedBody {
   /** contentHash of its bytes, the one in its name: the ETags' base too. */
   tag: string;
 }
@@ -96,18 +105,21 @@ async function readWidget(dir: string, manifest: WidgetManifest, cdnUrl: string)
 }
 
 /**
- * The map file the manifest names, or undefined when it has none (a build from before the
- * map was a file of its own) or the file is missing. Its compressed forms go with it only
- * while it is the file they were made from (its hash).
+ * A file the manifest names (its map or view file), or undefined when it has none (a build
+ * from before the file was one of its own) or the file is missing. Its compressed forms go
+ * with it only while it is the file they were made from (its hash).
  */
-async function readMapFile(dir: string, manifest: WidgetManifest): Promise<ServedMapFile | undefined> {
-  if (!manifest.map) return undefined;
-  const identity = await readFile(path.join(dir, manifest.map.file)).catch(() => undefined);
+async function readModuleFile(
+  dir: string,
+  entry: ModuleFileEntry | undefined,
+): Promise<ServedModuleFile | undefined> {
+  if (!entry) return undefined;
+  const identity = await readFile(path.join(dir, entry.file)).catch(() => undefined);
   if (!identity) return undefined;
   const tag = contentHash(identity);
   const forms: Partial<Record<PrecompressedCoding, Buffer>> = {};
-  if (tag === manifest.map.hash) {
-    for (const [coding, { file }] of Object.entries(manifest.map.precompressed) as [
+  if (tag === entry.hash) {
+    for (const [coding, { file }] of Object.entries(entry.precompressed) as [
       PrecompressedCoding,
       { file: string },
     ][]) {
@@ -120,13 +132,14 @@ async function readMapFile(dir: string, manifest: WidgetManifest): Promise<Serve
 
 interface ServedBuild {
   widget: ServedWidget;
-  /** The map file's hash (in its name) and its bytes. */
-  map?: { hash: string; file: ServedMapFile };
+  /** The map and view files' hashes (in their names) and their bytes. */
+  map?: { hash: string; file: ServedModuleFile };
+  view?: { hash: string; file: ServedModuleFile };
 }
 
 /**
- * `read()` gives the current widget.js, `readMap(hash)` the map file when `hash` is the current
- * build's; each undefined while none is built.
+ * `read()` gives the current widget.js, `readMap(hash)` and `readView(hash)` the map and view
+ * files when `hash` is the current build's; each undefined while none is built.
  */
 export function createWidgetBundle(dir: string, cdnUrl: string) {
   let cached: { mtimeMs: number; build: ServedBuild } | undefined;
@@ -138,8 +151,13 @@ export function createWidgetBundle(dir: string, cdnUrl: string) {
     if (cached?.mtimeMs === info.mtimeMs) return cached.build;
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as WidgetManifest;
     const widget = await readWidget(dir, manifest, cdnUrl);
-    const map = await readMapFile(dir, manifest);
-    const build: ServedBuild = { widget, map: map && { hash: manifest.map.hash, file: map } };
+    const map = await readModuleFile(dir, manifest.map);
+    const view = await readModuleFile(dir, manifest.view);
+    const build: ServedBuild = {
+      widget,
+      map: map && { hash: manifest.map.hash, file: map },
+      view: view && { hash: manifest.view.hash, file: view },
+    };
     cached = { mtimeMs: info.mtimeMs, build };
     return build;
   }
@@ -148,9 +166,13 @@ export function createWidgetBundle(dir: string, cdnUrl: string) {
     async read(): Promise<ServedWidget | undefined> {
       return (await load())?.widget;
     },
-    async readMap(hash: string): Promise<ServedMapFile | undefined> {
+    async readMap(hash: string): Promise<ServedModuleFile | undefined> {
       const map = (await load())?.map;
       return map?.hash === hash ? map.file : undefined;
+    },
+    async readView(hash: string): Promise<ServedModuleFile | undefined> {
+      const view = (await load())?.view;
+      return view?.hash === hash ? view.file : undefined;
     },
   };
 }
