@@ -152,6 +152,8 @@ async function main() {
       APP_KEY: Buffer.alloc(32, 1).toString('base64'),
       DATA_DIR: path.join(work, 'data'),
       STORAGE_DRIVER: 'local',
+      // The payload and single-file publish figures first; the chunked publish has its own deps below.
+      PUBLISH_CHUNKED_FROM: '0',
     };
     const deps = await createDeps(loadConfig(env), { databaseUrl, role: 'api' });
     closers.push(() => deps.close());
