@@ -273,19 +273,23 @@ async function main() {
         `${statuses.open} open`,
     );
     console.log(
-      `  widget.js: ${kb(sizes.widget.raw)} raw, ${kb(sizes.widget.gzip)} gzip   [target < 40 KB gzip]; ` +
+      `  widget.js (the loader): ${kb(sizes.widget.raw)} raw, ${kb(sizes.widget.gzip)} gzip; ` +
+        `the view file it loads: ${kb(sizes.view.raw)} raw, ${kb(sizes.view.gzip)} gzip ` +
+        `(together ${kb(sizes.widget.gzip + sizes.view.gzip)} gzip   [target < 40 KB gzip]); ` +
         `the map file (Leaflet, its CSS and the map's code, loaded when the map is shown): ` +
         `${kb(sizes.map.raw)} raw, ${kb(sizes.map.gzip)} gzip`,
     );
     const added = hoursBytes.with.gzip - hoursBytes.without.gzip;
     console.log(
-      `  opening hours in widget.js: ${added} B gzip, ${hoursBytes.with.raw - hoursBytes.without.raw} B raw ` +
-        `(built with hours.view.ts and hours.i18n.ts and with them emptied: ${hoursBytes.with.gzip} and ` +
-        `${hoursBytes.without.gzip} B gzip; their calls in the view's files not counted)` +
+      `  opening hours in the view file: ${added} B gzip, ${hoursBytes.with.raw - hoursBytes.without.raw} B raw ` +
+        `(built with hours.view.ts, hours.i18n.ts and hours.open.ts and with them emptied: ${hoursBytes.with.gzip} and ` +
+        `${hoursBytes.without.gzip} B gzip; their calls in the view's files not counted)   [target < 3 KB]` +
+        // Before the view had a file of its own, widget.js held everything: the build before
+        // hours is comparable with the loader and the view file together.
         (beforeHours === undefined
           ? ''
-          : `; against widget.js of ${BEFORE_HOURS}, before hours: +${hoursBytes.with.gzip - beforeHours} B gzip ` +
-            `(${beforeHours} B), calls and all   [target < 3 KB]`),
+          : `; widget.js of ${BEFORE_HOURS}, before hours, was ${beforeHours} B gzip (the loader and ` +
+            `view file now ${sizes.widget.gzip + sizes.view.gzip} B, chunked finders included)`),
     );
   } finally {
     await browser.close();
