@@ -8,7 +8,7 @@
 import { around } from 'geokdbush';
 import { distanceKm, hasPosition, type LatLng } from '../../lib/geo.ts';
 import { type FilterSelection, selectionSize } from '../filter.ts';
-import type { FinderData, Results } from '../finder-data.ts';
+import { type FinderData, listedResults, type Results } from '../finder-data.ts';
 import { isScheduleOpen } from '../hours.open.ts';
 import type { ChunkedSource, FinderLocation, FinderPayload } from '../types.ts';
 import { type ChunkedIndex, hasBit, readIndex } from './index-file.ts';
@@ -137,17 +137,6 @@ function nearestResults(
       return ranked.slice(0, count);
     },
     members,
-  };
-}
-
-/** Results in the index's order (or an early list's), held in an array. */
-function orderedResults(order: number[]): Results {
-  return {
-    length: order.length,
-    at: (p) => order[p] as number,
-    positionOf: (i) => order.indexOf(i),
-    first: (count) => order.slice(0, count),
-    members: order,
   };
 }
 
@@ -292,11 +281,11 @@ export function chunkedData(
     results(selection, origin) {
       if (!index) {
         // Before the index: nothing can be filtered, and only the early list is ranked.
-        if (selectionSize(selection) > 0) return orderedResults([]);
+        if (selectionSize(selection) > 0) return listedResults([]);
         if (!origin) return firstOfAll(count);
         const order =
           early && early.origin.lat === origin.lat && early.origin.lng === origin.lng ? early.order : [];
-        return orderedResults(order);
+        return listedResults(order);
       }
       const pass = passing(index, payload, selection, tagMode);
       let members: number[];
@@ -311,7 +300,7 @@ export function chunkedData(
       } else {
         members = naturalOrder();
       }
-      return origin ? nearestResults(index, pass, members, origin) : orderedResults(members);
+      return origin ? nearestResults(index, pass, members, origin) : listedResults(members);
     },
   };
 }
