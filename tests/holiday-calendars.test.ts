@@ -186,8 +186,13 @@ describe('special days in the widget payload', () => {
     const ownOnly = await make({
       special_hours: [{ date: fromToday(3), end_date: fromToday(4), hours: ['10:00-12:00'] }],
     });
+    // In the set only: its calendar comes through the set alone.
+    const setOnly = await make();
     const [set] = await ctx.deps.db.insert(setsTable).values({ workspaceId: ws, name: 'DE' }).returning();
-    await ctx.deps.db.insert(locationSetsTable).values({ setId: set!.id, locationId: withOwn });
+    await ctx.deps.db.insert(locationSetsTable).values([
+      { setId: set!.id, locationId: withOwn },
+      { setId: set!.id, locationId: setOnly },
+    ]);
     const first = await request('POST', '/', {
       workspace_id: ws,
       name: 'A',
@@ -211,7 +216,7 @@ describe('special days in the widget payload', () => {
     expect(second.statusCode, second.body).toBe(201);
     const finder = await createWidgetFinder(ctx.deps, ws);
     await ctx.deps.db.insert(finderLocationsTable).values(
-      [withOwn, plain, ownOnly].map((locationId, sortOrder) => ({
+      [withOwn, plain, ownOnly, setOnly].map((locationId, sortOrder) => ({
         finderId: finder.id,
         locationId,
         sortOrder,
@@ -227,6 +232,11 @@ describe('special days in the widget payload', () => {
       [fromToday(12), [], 'Own'],
     ]);
     expect(daysOf(plain)).toEqual([]);
+    expect(daysOf(setOnly)).toEqual([
+      [fromToday(10), [], 'Holiday A'],
+      [fromToday(11), ['10:00-14:00']],
+      [fromToday(12), ['10:00-14:00']],
+    ]);
     expect(daysOf(ownOnly)).toEqual([
       [fromToday(3), ['10:00-12:00']],
       [fromToday(4), ['10:00-12:00']],

@@ -34,7 +34,7 @@ import { payloadLocationJson } from '../../locations/json/locations.listed-json.
 import { accessibleWorkspace } from '../../workspaces/workspaces.access.ts';
 import { shownLocations } from '../finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from '../finders.table.ts';
-import { MAX_AREA_LOCATIONS, splitIntoAreas } from './chunked/chunked.areas.ts';
+import { MAX_AREA_LOCATIONS, type PlacedLocation, splitIntoAreas } from './chunked/chunked.areas.ts';
 import { type ChunkedPublish, chunkedFiles, type PayloadFrame } from './chunked/chunked.files.ts';
 
 export interface PayloadDependencies {
@@ -163,17 +163,27 @@ with ord as (
     with ordinality as u(location_id, grp, rn)
 ),
 -- Each location's tag and set ids as stored (index order, no sort).
-ids as materialized (
+memberships as (
   select ord.rn, ord.grp, ord.location_id,
     array(select lt.tag_id from location_tags lt where lt.location_id = ord.location_id) as tag_ids,
-    array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids,
-    -- Its holiday calendars, directly and through its sets, in calendar order (the first wins a date).
-    array(select hcl.calendar_id from holiday_calendar_locations hcl where hcl.location_id = ord.location_id
-      union
-      select hcs.calendar_id from location_sets ls join holiday_calendar_sets hcs on hcs.set_id = ls.set_id
-      where ls.location_id = ord.location_id
-      order by 1) as calendar_ids
-  from ord
+    array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids
+  from ord offset 0
+),
+-- The sets that bring a calendar: few or none, read once.
+calendar_sets as materialized (select coalesce(array_agg(distinct set_id), '{}') as set_ids from holiday_calendar_sets),
+-- And its holiday calendars, directly and through its sets, in calendar order (the first wins a
+-- date). Looked up only for a location that has one: the lookup per location was a third of
+-- the statement's time where, as in most workspaces, none has.
+ids as materialized (
+  select m.*,
+    case when m.location_id in (select hcl.location_id from holiday_calendar_locations hcl)
+        or m.set_ids && cs.set_ids then
+      array(select hcl.calendar_id from holiday_calendar_locations hcl where hcl.location_id = m.location_id
+        union
+        select hcs.calendar_id from holiday_calendar_sets hcs where hcs.set_id = any(m.set_ids)
+        order by 1)
+    else '{}' end as calendar_ids
+  from memberships m cross join calendar_sets cs
 ),
 -- The special days' window: from two days before today in UTC (a status reads a location's
 -- previous local day, which in a zone far west of UTC in its evening is two UTC days back)
@@ -295,6 +305,35 @@ async function readSlice(
   };
 }
 
+/**
+ * The finder's locations with their positions, in no particular order (a chunked publish
+ * orders them by area): one row of three comma-separated lists, where a row per location cost
+ * postgres.js a tenth of a publish at 100,000 locations. A semi-join (`in`), which PostgreSQL
+ * runs as a hash join: a join, planned as 100,000 index lookups, took twice as long.
+ */
+async function readPositions(
+  tx: SqlClient,
+  finder: FinderPart,
+): Promise<{ placed: PlacedLocation[]; unplaced: number[] }> {
+  const [row] = await rowsOn<{ ids: string | null; lats: string | null; lngs: string | null }>(
+    tx,
+    sql`select string_agg(l.id::text, ',') as ids, string_agg(coalesce(l.lat::text, ''), ',') as lats,
+      string_agg(coalesce(l.lng::text, ''), ',') as lngs
+    from locations l where l.id in (select location_id from (${shownLocations(finder.finder_id, finder.map_id)}) shown)`,
+  );
+  const placed: PlacedLocation[] = [];
+  const unplaced: number[] = [];
+  if (!row?.ids) return { placed, unplaced };
+  const lats = row.lats!.split(',');
+  const lngs = row.lngs!.split(',');
+  row.ids.split(',').forEach((text, i) => {
+    const id = Number(text);
+    if (lats[i] === '' || lngs[i] === '') unplaced.push(id);
+    else placed.push({ id, lat: Number(lats[i]), lng: Number(lngs[i]) });
+  });
+  return { placed, unplaced };
+}
+
 /** The payload's tags and sets: those the slices' locations carry. */
 async function tailLists(tx: SqlClient, slices: Slice[]): Promise<{ sets: unknown; tags: unknown }> {
   const tagIds = [...new Set(slices.flatMap((slice) => slice.tagIds))];
@@ -339,23 +378,18 @@ export function createFinderPayloadRepository(db: Database) {
   let parallelBuilds = 0;
 
   /**
-   * Runs `build` on the finder of `token` and its location ids in payload order, every read of
-   * one snapshot (a repeatable-read transaction); undefined for an unknown token.
+   * Runs `build` on the finder of `token`, every read of one snapshot (a repeatable-read
+   * transaction); undefined for an unknown token.
    */
   function withSnapshot<T>(
     token: string,
-    build: (tx: SqlClient, finder: FinderPart, ids: string[]) => Promise<T | undefined>,
+    build: (tx: SqlClient, finder: FinderPart) => Promise<T | undefined>,
   ): Promise<T | undefined> {
     // postgres.js's own transactions rather than Drizzle's: the slices are read as bytes.
     return db.$client.begin(READ_ONLY_SNAPSHOT, async (tx) => {
       const [open] = await rowsOn<{ meta: string }>(tx, openStatement(token));
       if (!open) return undefined;
-      const finder = JSON.parse(open.meta) as FinderPart;
-      const [listed] = await rowsOn<LocationIdsRow>(
-        tx,
-        locationIdsStatement(finder.finder_id, finder.map_id),
-      );
-      return build(tx, finder, listed?.location_ids ? listed.location_ids.split(',') : []);
+      return build(tx, JSON.parse(open.meta) as FinderPart);
     }) as Promise<T | undefined>;
   }
 
@@ -395,7 +429,9 @@ export function createFinderPayloadRepository(db: Database) {
   }
 
   /** The single payload document of the finder's locations. */
-  async function singleBuild(tx: SqlClient, finder: FinderPart, ids: string[]): Promise<BuiltPayload> {
+  async function singleBuild(tx: SqlClient, finder: FinderPart): Promise<BuiltPayload> {
+    const [listed] = await rowsOn<LocationIdsRow>(tx, locationIdsStatement(finder.finder_id, finder.map_id));
+    const ids = listed?.location_ids ? listed.location_ids.split(',') : [];
     const slices = await readDocuments(tx, finder, ids);
     const frame = documentFrame(finder, await tailLists(tx, slices));
     // Every chunk of every slice, in payload order, commas between them.
@@ -442,18 +478,13 @@ export function createFinderPayloadRepository(db: Database) {
      * split into areas (chunked/chunked.areas.ts). Undefined for an unknown token.
      */
     async buildForPublish(token: string, chunkedFrom: number | null): Promise<PublishedBuild | undefined> {
-      return withSnapshot(token, async (tx, finder, ids) => {
-        if (chunkedFrom === null || ids.length < chunkedFrom) {
-          return { kind: 'single', ...(await singleBuild(tx, finder, ids)) };
+      return withSnapshot(token, async (tx, finder) => {
+        // The positions first: they count the locations, and a chunked publish cuts its areas by them.
+        const { placed, unplaced } =
+          chunkedFrom === null ? { placed: [], unplaced: [] } : await readPositions(tx, finder);
+        if (chunkedFrom === null || placed.length + unplaced.length < chunkedFrom) {
+          return { kind: 'single', ...(await singleBuild(tx, finder)) };
         }
-        const positions = await rowsOn<{ id: number; lat: number | null; lng: number | null }>(
-          tx,
-          sql`select id, lat, lng from locations where id = any(string_to_array(${ids.join(',')}, ',')::int[])`,
-        );
-        const placed = positions.filter(
-          (row): row is { id: number; lat: number; lng: number } => row.lat !== null && row.lng !== null,
-        );
-        const unplaced = positions.filter((row) => row.lat === null || row.lng === null).map((row) => row.id);
         const areas = [
           ...splitIntoAreas(placed),
           ...chunksOf(

@@ -75,10 +75,10 @@ interface IndexedLocation extends OpeningSchedule {
 /** Coordinates in the index: integers of this many per degree (about a metre). */
 export const INDEX_COORDINATE_SCALE = 1e5;
 
-/** Bit i of the result (byte i >> 3, bit i & 7) is set when test(i) holds; base64. */
-function bitset(count: number, test: (index: number) => boolean): string {
+/** Bit i of the result (byte i >> 3, bit i & 7) is set for each i of `members`; base64. */
+function bitset(count: number, members: readonly number[]): string {
   const bytes = Buffer.alloc(Math.ceil(count / 8));
-  for (let i = 0; i < count; i++) if (test(i)) bytes[i >> 3]! |= 1 << (i & 7);
+  for (const i of members) bytes[i >> 3]! |= 1 << (i & 7);
   return bytes.toString('base64');
 }
 
@@ -87,57 +87,91 @@ function deltas(values: number[]): number[] {
   return values.map((value, i) => value - (i === 0 ? 0 : values[i - 1]!));
 }
 
+/** The schedule's fields of a location, or null when it has no opening information. */
+function openingOf(location: IndexedLocation): OpeningSchedule | null {
+  const specialDays = location.special_days ?? [];
+  const closed = location.temporarily_closed ?? false;
+  if (!location.hours && !closed && specialDays.length === 0) return null;
+  return {
+    hours: location.hours ?? null,
+    reopens_on: location.reopens_on ?? null,
+    special_days: specialDays,
+    temporarily_closed: closed,
+    time_zone: location.time_zone ?? null,
+  };
+}
+
 /**
- * The index of the locations in area order. `id`, `lat` and `lng` are delta-coded (each the
- * difference from the one before); `lat` and `lng` are integers of INDEX_COORDINATE_SCALE per
- * degree and cover the first `placed` locations (the areas with bounds come first). `tags`,
- * `sets` and `refinements` hold one base64 bitset per entry of the manifest's lists (bit i:
- * location i carries the tag, belongs to the set, meets the refinement). `schedule` numbers
- * each location's opening schedule in `schedules` (each distinct one once), -1 for none.
+ * The index of the locations in area order, added an area at a time: an area's documents are
+ * parsed, read and dropped, so the documents of 100,000 locations are never held at once.
+ * `id`, `lat` and `lng` are delta-coded (each the difference from the one before); `lat` and
+ * `lng` are integers of INDEX_COORDINATE_SCALE per degree and cover the first `placed`
+ * locations (the areas with bounds come first). `tags`, `sets` and `refinements` hold one
+ * base64 bitset per entry of the manifest's lists (bit i: location i carries the tag, belongs
+ * to the set, meets the refinement). `schedule` numbers each location's opening schedule in
+ * `schedules` (each distinct one once), -1 for none.
  */
-function indexOf(locations: IndexedLocation[], frame: PayloadFrame): { body: Buffer; hours: boolean } {
-  const placed = locations.filter((location) => location.lat !== null && location.lng !== null);
+function createIndex(frame: PayloadFrame) {
   const scaled = (value: number) => Math.round(value * INDEX_COORDINATE_SCALE);
-  const tagSlugs = new Map(frame.tags.map((tag, i) => [tag.slug, i]));
-  const setIds = new Map(frame.sets.map((set, i) => [set.id, i]));
-  const tagMembers = frame.tags.map(() => new Set<number>());
-  const setMembers = frame.sets.map(() => new Set<number>());
+  const tagNumbers = new Map(frame.tags.map((tag, i) => [tag.slug, i]));
+  const setNumbers = new Map(frame.sets.map((set, i) => [set.id, i]));
+  // Each tag's, set's and refinement's members, by position in the index.
+  const tagMembers = frame.tags.map((): number[] => []);
+  const setMembers = frame.sets.map((): number[] => []);
+  const refinementMembers = frame.advanced_refinements.map((): number[] => []);
+  const ids: number[] = [];
+  const lat: number[] = [];
+  const lng: number[] = [];
+  const schedule: number[] = [];
   const schedules: OpeningSchedule[] = [];
   const scheduleNumbers = new Map<string, number>();
-  const schedule = locations.map((location, i) => {
-    for (const slug of location.tags) tagMembers[tagSlugs.get(slug) ?? -1]?.add(i);
-    for (const id of location.sets) setMembers[setIds.get(id) ?? -1]?.add(i);
-    const opening: OpeningSchedule = {
-      hours: location.hours ?? null,
-      reopens_on: location.reopens_on ?? null,
-      special_days: location.special_days ?? [],
-      temporarily_closed: location.temporarily_closed ?? false,
-      time_zone: location.time_zone ?? null,
-    };
-    if (!opening.hours && !opening.temporarily_closed && opening.special_days!.length === 0) return -1;
-    const key = JSON.stringify(opening);
-    let number = scheduleNumbers.get(key);
-    if (number === undefined) {
-      number = schedules.push(opening) - 1;
-      scheduleNumbers.set(key, number);
-    }
-    return number;
-  });
-  const body = Buffer.from(
-    JSON.stringify({
-      id: deltas(locations.map((location) => location.id)),
-      lat: deltas(placed.map((location) => scaled(location.lat!))),
-      lng: deltas(placed.map((location) => scaled(location.lng!))),
-      refinements: frame.advanced_refinements.map((refinement) =>
-        bitset(locations.length, (i) => matchesRefinement(locations[i]!, refinement)),
-      ),
-      schedule,
-      schedules,
-      sets: setMembers.map((members) => bitset(locations.length, (i) => members.has(i))),
-      tags: tagMembers.map((members) => bitset(locations.length, (i) => members.has(i))),
-    }),
-  );
-  return { body, hours: schedules.length > 0 };
+  return {
+    add(location: IndexedLocation): void {
+      const i = ids.push(location.id) - 1;
+      if (location.lat !== null && location.lng !== null) {
+        lat.push(scaled(location.lat));
+        lng.push(scaled(location.lng));
+      }
+      for (const slug of location.tags) tagMembers[tagNumbers.get(slug) ?? -1]?.push(i);
+      for (const id of location.sets) setMembers[setNumbers.get(id) ?? -1]?.push(i);
+      frame.advanced_refinements.forEach((refinement, k) => {
+        if (matchesRefinement(location, refinement)) refinementMembers[k]!.push(i);
+      });
+      const opening = openingOf(location);
+      if (!opening) {
+        schedule.push(-1);
+        return;
+      }
+      const key = JSON.stringify(opening);
+      let number = scheduleNumbers.get(key);
+      if (number === undefined) {
+        number = schedules.push(opening) - 1;
+        scheduleNumbers.set(key, number);
+      }
+      schedule.push(number);
+    },
+
+    get count(): number {
+      return ids.length;
+    },
+
+    body(): { body: Buffer; hours: boolean } {
+      const count = ids.length;
+      const body = Buffer.from(
+        JSON.stringify({
+          id: deltas(ids),
+          lat: deltas(lat),
+          lng: deltas(lng),
+          refinements: refinementMembers.map((members) => bitset(count, members)),
+          schedule,
+          schedules,
+          sets: setMembers.map((members) => bitset(count, members)),
+          tags: tagMembers.map((members) => bitset(count, members)),
+        }),
+      );
+      return { body, hours: schedules.length > 0 };
+    },
+  };
 }
 
 /**
@@ -146,21 +180,21 @@ function indexOf(locations: IndexedLocation[], frame: PayloadFrame): { body: Buf
  */
 export function chunkedFiles(frame: PayloadFrame, areas: AreaDocuments[]): ChunkedPublish {
   const files: ChunkedFile[] = [];
-  const locations: IndexedLocation[] = [];
   const listed: ChunkedManifest['areas'] = [];
+  const indexed = createIndex(frame);
   for (const area of areas) {
     const body = Buffer.concat([Buffer.from('['), area.documents, Buffer.from(']')]);
     const documents = JSON.parse(body.toString('utf8')) as IndexedLocation[];
+    for (const location of documents) indexed.add(location);
     const path = `c/${sha1Hex(body)}.json`;
     files.push({ path, body });
-    locations.push(...documents);
     listed.push(
       area.bounds && area.radiusKm !== null
         ? [path, documents.length, ...area.bounds, area.radiusKm]
         : [path, documents.length],
     );
   }
-  const index = indexOf(locations, frame);
+  const index = indexed.body();
   const indexPath = `i/${sha1Hex(index.body)}.json`;
   files.push({ path: indexPath, body: index.body });
   const { advanced_refinements, authorized_urls, custom_fields, id, name, sets, settings, tags, token } =
@@ -171,7 +205,7 @@ export function chunkedFiles(frame: PayloadFrame, areas: AreaDocuments[]): Chunk
       authorized_urls,
       chunked: {
         areas: listed,
-        count: locations.length,
+        count: indexed.count,
         hours: index.hours,
         index: indexPath,
       } satisfies ChunkedManifest,
