@@ -39,8 +39,8 @@ export function createFiltersPanel(options: {
     items: { label: string; set: Set<unknown>; value: unknown }[];
   }[] = [
     {
-      legend: t('hoursWeek'),
-      items: openNow ? [{ label: t('hoursOpen'), set: selection.open, value: 1 }] : [],
+      legend: t('hours'),
+      items: openNow ? [{ label: t('open'), set: selection.open, value: 1 }] : [],
     },
     {
       legend: t('tags'),

@@ -3,44 +3,44 @@
 // line joins two with " · ": "Open now" and "closes {day}{time}".
 
 export const hoursEn = {
-  hoursOpen: 'Open now',
+  open: 'Open now',
   /** After "Open now · ": {day} is empty on the same day, else a weekday and a space. */
-  hoursCloses: 'closes {day}{time}',
-  hoursClosesIn: 'Closes in {count} min',
-  hoursClosed: 'Closed',
-  hoursOpens: 'opens {day}{time}',
-  hoursTemporarilyClosed: 'Temporarily closed',
-  hoursReopens: 'reopens {date}',
+  closes: 'closes {day}{time}',
+  closesIn: 'Closes in {count} min',
+  closed: 'Closed',
+  opens: 'opens {day}{time}',
+  temporarilyClosed: 'Temporarily closed',
+  reopens: 'reopens {date}',
   /** A time (or the week's heading) when the visitor's clock is at another offset. */
-  hoursLocal: '{time} (local time)',
-  hoursWeek: 'Opening hours',
-  hoursUnknown: 'Not known',
+  local: '{time} (local time)',
+  hours: 'Opening hours',
+  unknown: 'Not known',
 };
 
 type HoursTexts = Partial<Record<keyof typeof hoursEn, string>>;
 
 export const hoursDe: HoursTexts = {
-  hoursOpen: 'Geöffnet',
-  hoursCloses: 'schließt {day}um {time}',
-  hoursClosesIn: 'Schließt in {count} Min.',
-  hoursClosed: 'Geschlossen',
-  hoursOpens: 'öffnet {day}um {time}',
-  hoursTemporarilyClosed: 'Vorübergehend geschlossen',
-  hoursReopens: 'öffnet wieder am {date}',
-  hoursLocal: '{time} (Ortszeit)',
-  hoursWeek: 'Öffnungszeiten',
-  hoursUnknown: 'Unbekannt',
+  open: 'Geöffnet',
+  closes: 'schließt {day}um {time}',
+  closesIn: 'Schließt in {count} Min.',
+  closed: 'Geschlossen',
+  opens: 'öffnet {day}um {time}',
+  temporarilyClosed: 'Vorübergehend geschlossen',
+  reopens: 'öffnet wieder am {date}',
+  local: '{time} (Ortszeit)',
+  hours: 'Öffnungszeiten',
+  unknown: 'Unbekannt',
 };
 
 export const hoursFr: HoursTexts = {
-  hoursOpen: 'Ouvert',
-  hoursCloses: 'ferme {day}à {time}',
-  hoursClosesIn: 'Ferme dans {count} min',
-  hoursClosed: 'Fermé',
-  hoursOpens: 'ouvre {day}à {time}',
-  hoursTemporarilyClosed: 'Fermé temporairement',
-  hoursReopens: 'réouverture le {date}',
-  hoursLocal: '{time} (heure locale)',
-  hoursWeek: 'Horaires',
-  hoursUnknown: 'Non communiqué',
+  open: 'Ouvert',
+  closes: 'ferme {day}à {time}',
+  closesIn: 'Ferme dans {count} min',
+  closed: 'Fermé',
+  opens: 'ouvre {day}à {time}',
+  temporarilyClosed: 'Fermé temporairement',
+  reopens: 'réouverture le {date}',
+  local: '{time} (heure locale)',
+  hours: 'Horaires',
+  unknown: 'Non communiqué',
 };

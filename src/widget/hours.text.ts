@@ -3,62 +3,64 @@
 // 3 Jun"; nothing when the hours are unknown. Times are the location's wall-clock times:
 // Intl.DateTimeFormat in its time zone, never the visitor's, in the visitor's locale.
 import { localDaysBetween, type OpeningStatus } from '../lib/hours/hours.status.ts';
+import { MINUTE } from '../lib/hours/hours.zone.ts';
 import type { Translate } from './i18n.ts';
 
-const MINUTE = 60_000;
 /** Closer than this to its closing, a location counts the minutes left. */
 const CLOSING_SOON = 60 * MINUTE;
 /** A week ahead the weekday is today's: the date joins it. */
 const DATED_FROM_DAYS = 7;
 
-export interface OpeningTextOptions {
-  /** The location's time zone (the schedule's). */
-  timeZone: string | null;
-  now: number;
-  /** A BCP 47 locale for times, weekdays and dates: the widget's language, or the page's. */
+/** What the hours' texts are said in: the visitor's clock format and the widget's language. */
+export interface HoursContext {
+  /** A BCP 47 locale for times, weekdays and dates (hoursLocale of hours.view.ts). */
   locale: string;
   t: Translate;
-  /** The visitor's clock is at another offset than the location's: times say "local time". */
-  local?: boolean;
 }
 
-/** The status as one line of text, or null when there is nothing to say (unknown hours). */
+/**
+ * The status as one line of text, or null when there is nothing to say (unknown hours).
+ * `timeZone` is the location's (the schedule's); with `local`, the visitor's clock is at another
+ * offset than the location's and times say "local time".
+ */
 export function openingText(
   status: OpeningStatus,
-  { timeZone, now, locale, t, local }: OpeningTextOptions,
+  timeZone: string | null,
+  now: number,
+  { locale, t }: HoursContext,
+  local?: boolean,
 ): string | null {
   if (status.state === 'unknown') return null;
   if (status.state === 'temporarily_closed') {
-    const closed = t('hoursTemporarilyClosed');
+    const closed = t('temporarilyClosed');
     if (status.reopens_on === null) return closed;
     // A calendar date: formatted through UTC, no zone involved.
-    const date = formatter(locale, 'UTC', 'date').format(Date.parse(status.reopens_on));
-    return `${closed} · ${t('hoursReopens', { date })}`;
+    const date = formatter(locale, 'UTC', DATE).format(Date.parse(status.reopens_on));
+    return `${closed} · ${t('reopens', { date })}`;
   }
   const open = status.state === 'open';
-  const said = t(open ? 'hoursOpen' : 'hoursClosed');
+  const said = t(open ? 'open' : 'closed');
   const instant = open ? status.closes : status.opens;
   if (instant === null || timeZone === null) return said;
   if (open && instant - now < CLOSING_SOON) {
-    return t('hoursClosesIn', { count: Math.ceil((instant - now) / MINUTE) });
+    return t('closesIn', { count: Math.ceil((instant - now) / MINUTE) });
   }
   // "closes 18:00" on the same local day, "closes Sat 02:00" on another, with the date a week ahead.
-  let time = formatter(locale, timeZone, 'time').format(instant);
-  if (local) time = t('hoursLocal', { time });
+  let time = formatter(locale, timeZone, TIME).format(instant);
+  if (local) time = t('local', { time });
   const days = localDaysBetween(timeZone, now, instant) ?? 0;
   const day = days
-    ? `${formatter(locale, timeZone, days < DATED_FROM_DAYS ? 'weekday' : 'weekdayDate').format(instant)} `
+    ? `${formatter(locale, timeZone, days < DATED_FROM_DAYS ? WEEKDAY : WEEKDAY_DATE).format(instant)} `
     : '';
-  return `${said} · ${t(open ? 'hoursCloses' : 'hoursOpens', { day, time })}`;
+  return `${said} · ${t(open ? 'closes' : 'opens', { day, time })}`;
 }
 
-const FORMATS = {
-  time: { timeStyle: 'short' },
-  weekday: { weekday: 'short' },
-  weekdayDate: { weekday: 'short', day: 'numeric', month: 'short' },
-  date: { day: 'numeric', month: 'short' },
-  weekdayLong: { weekday: 'long' },
-} satisfies Record<string, Intl.DateTimeFormatOptions>;
+// The formats of the hours' times, weekdays and dates, for formatter().
+export const TIME: Intl.DateTimeFormatOptions = { timeStyle: 'short' };
+export const WEEKDAY: Intl.DateTimeFormatOptions = { weekday: 'short' };
+export const WEEKDAY_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
+export const DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
+export const WEEKDAY_LONG: Intl.DateTimeFormatOptions = { weekday: 'long' };
 
 // Building an Intl.DateTimeFormat costs far more than using one: one per locale, zone and format.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -70,12 +72,12 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function formatter(
   locale: string,
   timeZone: string,
-  format: keyof typeof FORMATS,
+  format: Intl.DateTimeFormatOptions,
 ): Intl.DateTimeFormat {
-  const key = `${locale} ${timeZone} ${format}`;
+  const key = JSON.stringify([locale, timeZone, format]);
   let made = formatters.get(key);
   if (!made) {
-    made = new Intl.DateTimeFormat(locale, { ...FORMATS[format], timeZone });
+    made = new Intl.DateTimeFormat(locale, { ...format, timeZone });
     formatters.set(key, made);
   }
   return made;

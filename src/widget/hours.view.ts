@@ -4,28 +4,30 @@
 // visitor's own zone only hours.device.ts knows (to say "local time").
 import { type Interval, intervalMinutes, type OpeningSchedule, WEEKDAYS } from '../lib/hours/hours.model.ts';
 import { localDate, openingStatus } from '../lib/hours/hours.status.ts';
+import { DAY, MINUTE } from '../lib/hours/hours.zone.ts';
 import { h, isolated } from './dom.ts';
 import hoursCss from './hours.css';
 import { offsetDiffers } from './hours.device.ts';
-import { formatter, openingText } from './hours.text.ts';
-import type { Translate } from './i18n.ts';
+import {
+  formatter,
+  type HoursContext,
+  openingText,
+  TIME,
+  WEEKDAY,
+  WEEKDAY_DATE,
+  WEEKDAY_LONG,
+} from './hours.text.ts';
 import type { Lifetime } from './lifetime.ts';
 import type { FinderLocation } from './types.ts';
 
+export type { HoursContext };
+
 export const HOURS_CSS = hoursCss;
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 /** Monday 1 January 2024, midnight UTC: the week's rows read their names and times from it through UTC. */
 const MONDAY = Date.UTC(2024, 0, 1);
 /** The details list the special days from today to this many days ahead. */
 const SPECIAL_DAYS_AHEAD = 30;
-
-export interface HoursContext {
-  /** The visitor's locale (hoursLocale). */
-  locale: string;
-  t: Translate;
-}
 
 /**
  * The widget's language with the region of the visitor's browser when it speaks that language
@@ -35,19 +37,15 @@ export const hoursLocale = (language: string) =>
   navigator.languages.find((tag) => tag.split('-')[0] === language) ?? language;
 
 /** "Open now · closes 18:00" and the like, or null when the hours are unknown. */
-export function statusLine(
-  location: FinderLocation,
-  now: number,
-  { locale, t }: HoursContext,
-): string | null {
+export function statusLine(location: FinderLocation, now: number, context: HoursContext): string | null {
   const timeZone = location.time_zone ?? null;
-  return openingText(openingStatus(location as OpeningSchedule, now), {
+  return openingText(
+    openingStatus(location as OpeningSchedule, now),
     timeZone,
     now,
-    locale,
-    t,
-    local: !!timeZone && offsetDiffers(timeZone, now),
-  });
+    context,
+    !!timeZone && offsetDiffers(timeZone, now),
+  );
 }
 
 /**
@@ -60,42 +58,35 @@ export function hoursField(
   now: number,
   context: HoursContext,
 ): [string, Node] | undefined {
-  const { locale, t } = context;
   const { time_zone: timeZone, hours } = location;
   const today = timeZone && localDate(timeZone, now);
   if (!today) return undefined;
   const todayIndex = (new Date(today).getUTCDay() + 6) % 7;
-  const until = new Date(Date.parse(today) + SPECIAL_DAYS_AHEAD * DAY).toISOString().slice(0, 10);
+  const until = Date.parse(today) + SPECIAL_DAYS_AHEAD * DAY;
   const rows: Row[] = [
     ...(hours && WEEKDAYS.some((day) => hours[day])
       ? WEEKDAYS.map(
-          (day, index): Row => [MONDAY + index * DAY, hours[day], index === todayIndex, 'weekdayLong'],
+          (day, index): Row => [MONDAY + index * DAY, hours[day], index === todayIndex, WEEKDAY_LONG],
         )
       : []),
     ...(location.special_days ?? [])
-      .filter(([date]) => date >= today && date < until)
+      .filter(([date]) => date >= today && Date.parse(date) < until)
       .map(
-        ([date, intervals, label]): Row => [
-          Date.parse(date),
-          intervals,
-          date === today,
-          'weekdayDate',
-          label,
-        ],
+        ([date, intervals, label]): Row => [Date.parse(date), intervals, date === today, WEEKDAY_DATE, label],
       ),
   ];
   const status = openingStatus(location as OpeningSchedule, now);
-  const closure = status.state === 'temporarily_closed' && openingText(status, { timeZone, now, locale, t });
+  const closure = status.state === 'temporarily_closed' && openingText(status, timeZone, now, context);
   if (rows.length === 0 && !closure) return undefined;
-  const heading = t('hoursWeek');
+  const heading = context.t('hours');
   return [
-    offsetDiffers(timeZone, now) ? t('hoursLocal', { time: heading }) : heading,
+    offsetDiffers(timeZone, now) ? context.t('local', { time: heading }) : heading,
     h('table', { class: 'lf-week' }, [
       closure && h('caption', {}, [closure]),
       ...rows.map(([midnight, intervals, isToday, name, label]) =>
         h('tr', {}, [
           h('th', { scope: 'row', 'aria-current': isToday && 'date' }, [
-            formatter(locale, 'UTC', name).format(midnight),
+            formatter(context.locale, 'UTC', name).format(midnight),
           ]),
           h('td', {}, [
             intervalsText(intervals, midnight, context),
@@ -113,23 +104,22 @@ type Row = [
   midnight: number,
   intervals: Interval[] | undefined,
   today: boolean,
-  name: 'weekdayLong' | 'weekdayDate',
+  name: Intl.DateTimeFormatOptions,
   label?: string,
 ];
 
 /** "9:00 AM – 6:00 PM", past midnight "7:00 PM – Sat 2:00 AM"; closed or not known. */
 function intervalsText(intervals: Interval[] | undefined, midnight: number, { locale, t }: HoursContext) {
-  if (!intervals) return t('hoursUnknown');
-  if (intervals.length === 0) return t('hoursClosed');
-  const time = formatter(locale, 'UTC', 'time');
+  if (!intervals) return t('unknown');
+  if (intervals.length === 0) return t('closed');
+  const time = formatter(locale, 'UTC', TIME);
   return intervals
     .map((interval) => {
       const minutes = intervalMinutes(interval);
-      if (!minutes) return t('hoursUnknown');
+      if (!minutes) return t('unknown');
       const close = midnight + minutes.close * MINUTE;
       // 24:00 ends the same day; only a closing past it names the next day.
-      const day =
-        minutes.close <= DAY / MINUTE ? '' : `${formatter(locale, 'UTC', 'weekday').format(close)} `;
+      const day = minutes.close * MINUTE <= DAY ? '' : `${formatter(locale, 'UTC', WEEKDAY).format(close)} `;
       return `${time.format(midnight + minutes.open * MINUTE)} – ${day}${time.format(close)}`;
     })
     .join(', ');

@@ -26,7 +26,7 @@ export function hoursAnswers(cases: readonly HoursCaseInput[]): unknown[] {
     const status = openingStatus(schedule, now);
     const timeZone = schedule.time_zone;
     const texts = languages.flatMap(({ locale, t }) =>
-      [false, true].map((local) => openingText(status, { timeZone, now, locale, t, local })),
+      [false, true].map((local) => openingText(status, timeZone, now, { locale, t }, local)),
     );
     return { status, today: timeZone ? (localDate(timeZone, now) ?? null) : null, texts };
   });

@@ -13,7 +13,7 @@ const text = (
   timeZone: string | null = 'Europe/Berlin',
   locale: string = language,
   local = false,
-) => openingText(status, { timeZone, now: Date.parse(at), locale, t: createTranslator(language), local });
+) => openingText(status, timeZone, Date.parse(at), { locale, t: createTranslator(language) }, local);
 const open = (closes: string | null): OpeningStatus => ({
   state: 'open',
   closes: closes === null ? null : Date.parse(closes),

@@ -35,7 +35,7 @@ import {
   WEEKDAYS,
   type Weekday,
 } from './hours.model.ts';
-import { DAY, instantOfWallClock, wallClockAt, type ZoneClock, zoneClock } from './hours.zone.ts';
+import { DAY, instantOfWallClock, MINUTE, wallClockAt, type ZoneClock, zoneClock } from './hours.zone.ts';
 
 export type OpeningStatus =
   | { state: 'unknown' }
@@ -45,7 +45,6 @@ export type OpeningStatus =
   /** opens: an instant (epoch milliseconds), null when not known in the next 7 days. */
   | { state: 'closed'; opens: number | null; label: string | null };
 
-const MINUTE = 60_000;
 const NEVER = Number.POSITIVE_INFINITY;
 /** The days around today a status reads, as days after today. */
 const FIRST_DAY = -2;
@@ -56,17 +55,14 @@ const HORIZON_DAY = LAST_OPENING_DAY + 1;
 const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
-  const reopeningDay = schedule.reopens_on === null ? undefined : dayNumber(schedule.reopens_on);
+  // Not a date (null, or missing from an older payload): not known.
+  const reopeningDay = dayNumber(schedule.reopens_on ?? '');
   if (schedule.temporarily_closed && reopeningDay === undefined) {
     return { state: 'temporarily_closed', reopens_on: null };
   }
   const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
   if (!table) return UNKNOWN;
-  if (
-    schedule.temporarily_closed &&
-    reopeningDay !== undefined &&
-    now < startOfDate(table, reopeningDay * DAY)
-  ) {
+  if (schedule.temporarily_closed && reopeningDay !== undefined && now < startOfDate(table, reopeningDay)) {
     return { state: 'temporarily_closed', reopens_on: schedule.reopens_on };
   }
   const days = scheduleDays(schedule, table);
@@ -125,8 +121,9 @@ function dayTable(timeZone: string, now: number): DayTable | undefined {
     dates.push(midnight.toISOString().slice(0, 10));
     weekdays.push(WEEKDAYS[(midnight.getUTCDay() + 6) % 7]!);
   }
-  const table = { clock, today, dates, weekdays, days: dates.map(() => new Map()), horizon: 0 };
-  table.horizon = startOfDay(table, HORIZON_DAY);
+  // startOfDay of HORIZON_DAY, read before the table exists.
+  const horizon = instantOfWallClock(clock, today + HORIZON_DAY * DAY, true);
+  const table = { clock, today, dates, weekdays, days: dates.map(() => new Map()), horizon };
   tables.set(timeZone, table);
   return table;
 }
@@ -187,11 +184,12 @@ function dayOf(table: DayTable, instant: number): number {
 }
 
 /**
- * The first instant of a local date (its midnight as UTC milliseconds), or ±Infinity well before
- * or after the days read.
+ * The first instant of a local date (as dayNumber gives it), or ±Infinity well before or after
+ * the days read.
  */
 function startOfDate(table: DayTable, date: number): number {
-  const day = Math.round((date - table.today) / DAY);
+  // Both whole days since 1970-01-01: the difference is exact.
+  const day = date - table.today / DAY;
   if (day < FIRST_DAY) return -NEVER;
   if (day > HORIZON_DAY) return NEVER;
   return startOfDay(table, day);

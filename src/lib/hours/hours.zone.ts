@@ -12,7 +12,7 @@
 // and finds the instants they change at; the conversions are then lookups in that short list.
 
 const SECOND = 1000;
-const MINUTE = 60 * SECOND;
+export const MINUTE = 60 * SECOND;
 export const DAY = 24 * 60 * MINUTE;
 
 /**
@@ -43,7 +43,8 @@ export interface ZoneClock {
   max: number;
 }
 
-const clocks = new Map<string, ZoneClock | null>();
+// Known zones only: an unknown one is told at once by its offset format's absence (offsetAt).
+const clocks = new Map<string, ZoneClock>();
 
 /**
  * The clock of `timeZone` from at least 4 days before `instant` to 12 days after it (kept per
@@ -53,13 +54,12 @@ export function zoneClock(timeZone: string, instant: number): ZoneClock | undefi
   // Intl cannot format an invalid instant: without this, the zone would be taken as unknown.
   if (!Number.isFinite(instant)) return undefined;
   const cached = clocks.get(timeZone);
-  if (cached === null) return undefined;
   if (cached && cached.from <= instant - REACH_BEFORE && instant + REACH_AFTER <= cached.to) {
     return cached;
   }
   const clock = readClock(timeZone, instant);
-  clocks.set(timeZone, clock);
-  return clock ?? undefined;
+  if (clock) clocks.set(timeZone, clock);
+  return clock;
 }
 
 const offsetFormats = new Map<string, ((instant: number) => string) | null>();
@@ -86,12 +86,12 @@ export function offsetAt(timeZone: string, instant: number): number {
   return sign === '-' ? -offset : offset;
 }
 
-function readClock(timeZone: string, instant: number): ZoneClock | null {
+function readClock(timeZone: string, instant: number): ZoneClock | undefined {
   // Whole seconds throughout: tz data changes offsets on a second.
   const from = Math.floor((instant - COVERS_BEFORE) / SECOND) * SECOND;
   const to = from + COVERS_BEFORE + COVERS_AFTER;
   let previous = offsetAt(timeZone, from);
-  if (!Number.isFinite(previous)) return null;
+  if (!Number.isFinite(previous)) return undefined;
   const changes: number[] = [];
   const offsets = [previous];
   for (let start = from; start < to; start += SAMPLE_STEP) {
