@@ -19,15 +19,30 @@ export type LoadResult =
     }
   | { ok: false; reason: 'forbidden' | 'not_found' | 'failed' };
 
-async function getJson(url: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url, { credentials: 'omit', mode: 'cors' });
-  const body = response.ok ? await response.json() : undefined;
-  return { status: response.status, body };
+/**
+ * A request for the finder's files that has not finished by then fails, body included: a
+ * stalled CDN or API otherwise left the widget saying "Loading" for good, where a failure is
+ * said and, for a chunked finder's files, asked again when next needed. Generous: the largest
+ * file, the index of 100,000 locations (about 1 MB gzip), takes some 5 s on a phone's network.
+ */
+export const FETCH_TIMEOUT_MS = 30_000;
+
+async function getJson(url: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+  // AbortSignal.timeout is missing from Safari 15, which the widget supports.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(url, { credentials: 'omit', mode: 'cors', signal: controller.signal });
+    const body = response.ok ? await response.json() : undefined;
+    return { status: response.status, body };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A file's JSON body; rejects on any failure (a chunked finder's area and index files). */
-export async function fetchJson(url: string): Promise<unknown> {
-  const { status, body } = await getJson(url);
+export async function fetchJson(url: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<unknown> {
+  const { status, body } = await getJson(url, timeoutMs);
   if (status !== 200) throw new Error(`${url} answered ${status}`);
   return body;
 }
@@ -96,15 +111,16 @@ function asPayload(body: unknown, authorizedUrls: string[]): FinderPayload | und
 async function fromCdn(
   token: string,
   endpoints: Endpoints,
+  timeoutMs: number,
 ): Promise<{ payload: FinderPayload; chunked?: ChunkedSource } | undefined> {
   try {
     const pointerUrl = `${endpoints.cdnUrl}/finders/${encodeURIComponent(token)}/config.json`;
-    const pointer = await getJson(pointerUrl);
+    const pointer = await getJson(pointerUrl, timeoutMs);
     const url = (pointer.body as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || url === '') return undefined;
     // The versioned file is immutable, so the browser cache may answer it.
     const fileUrl = new URL(url, pointerUrl).href;
-    const file = await getJson(fileUrl);
+    const file = await getJson(fileUrl, timeoutMs);
     const fields = file.body as { authorized_urls?: unknown; chunked?: unknown } | undefined;
     const authorizedUrls = stringList(fields?.authorized_urls);
     if (authorizedUrls === undefined) return undefined;
@@ -132,18 +148,21 @@ function admit(
 
 /**
  * The finder's payload for a page of `pageOrigin` (`window.location.origin` of the page
- * embedding the widget): from the CDN when published, else from the API.
+ * embedding the widget): from the CDN when published, else from the API (also when the CDN
+ * does not answer within `timeoutMs`).
  */
 export async function loadFinder(
   token: string,
   endpoints: Endpoints,
   pageOrigin: string,
+  timeoutMs = FETCH_TIMEOUT_MS,
 ): Promise<LoadResult> {
-  const published = await fromCdn(token, endpoints);
+  const published = await fromCdn(token, endpoints, timeoutMs);
   if (published) return admit(published.payload, 'cdn', pageOrigin, published.chunked);
   try {
     const { status, body } = await getJson(
       `${endpoints.apiUrl}/ext/finders/details/${encodeURIComponent(token)}`,
+      timeoutMs,
     );
     if (status === 403) return { ok: false, reason: 'forbidden' };
     if (status === 404) return { ok: false, reason: 'not_found' };

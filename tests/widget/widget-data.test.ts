@@ -7,7 +7,7 @@
 // The browser tests (origins.test.ts) cover the same in Chromium; these pin the cases.
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadFinder } from '../../src/widget/data.ts';
+import { fetchJson, loadFinder } from '../../src/widget/data.ts';
 import type { Endpoints } from '../../src/widget/endpoints.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
 import { listen, stop } from './helpers/static-servers.ts';
@@ -16,12 +16,23 @@ const TOKEN = 'tok_abcdefghijklmnop';
 const HASH = 'a'.repeat(40);
 const PAGE = 'https://www.shop.example';
 
-/** Path -> [status, body]; anything else 404. Every request's path is recorded. */
+/**
+ * Path -> [status, body]; anything else 404. Every request's path is recorded. A path in
+ * `stalled` never finishes: no answer at all (`'silent'`), or its headers and half a body.
+ */
 let answers = new Map<string, [number, unknown]>();
+let stalled = new Map<string, 'silent' | 'half'>();
 let requests: string[] = [];
 const server = createServer((request, response) => {
   const path = new URL(request.url ?? '/', 'http://x').pathname;
   requests.push(path);
+  const stall = stalled.get(path);
+  if (stall === 'silent') return;
+  if (stall === 'half') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"locations": [');
+    return;
+  }
   const [status, body] = answers.get(path) ?? [404, { message: 'Not found.' }];
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(typeof body === 'string' ? body : JSON.stringify(body));
@@ -32,10 +43,13 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${await listen(server)}`;
 });
 afterAll(async () => {
+  // The stalled answers hold their connections open.
+  server.closeAllConnections();
   await stop(server);
 });
 beforeEach(() => {
   answers = new Map();
+  stalled = new Map();
   requests = [];
 });
 
@@ -152,5 +166,35 @@ describe("the finder's authorized_urls", () => {
     }
     answers.set(detailsPath, [200, { no: 'locations' }]);
     expect(await loadFinder(TOKEN, endpoints(), PAGE)).toEqual({ ok: false, reason: 'failed' });
+  });
+});
+
+describe('a server that stalls', () => {
+  const TIMEOUT_MS = 300;
+
+  it('is given up after the timeout: a silent CDN leads to the API, a stalled API is a failure', async () => {
+    stalled.set(pointerPath, 'silent');
+    answers.set(detailsPath, [200, payload([])]);
+    const started = performance.now();
+    expect(await loadFinder(TOKEN, endpoints(), PAGE, TIMEOUT_MS)).toMatchObject({ ok: true, source: 'api' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 10);
+    expect(requests).toEqual([pointerPath, detailsPath]);
+
+    publish([]);
+    stalled.set(versionPath, 'half');
+    stalled.set(detailsPath, 'silent');
+    expect(await loadFinder(TOKEN, endpoints(), PAGE, TIMEOUT_MS)).toEqual({ ok: false, reason: 'failed' });
+  });
+
+  it("rejects a chunked finder's file whose body stops halfway, or that never answers", async () => {
+    stalled.set('/static/lf/finders/x/v/c/half.json', 'half');
+    stalled.set('/static/lf/finders/x/v/i/silent.json', 'silent');
+    for (const path of ['/static/lf/finders/x/v/c/half.json', '/static/lf/finders/x/v/i/silent.json']) {
+      const started = performance.now();
+      await expect(fetchJson(`${origin}${path}`, TIMEOUT_MS)).rejects.toThrow();
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(TIMEOUT_MS - 10);
+      expect(waited).toBeLessThan(TIMEOUT_MS + 2000);
+    }
   });
 });
