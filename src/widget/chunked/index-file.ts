@@ -5,8 +5,11 @@
 // sorting all of them.
 import { around } from 'geokdbush';
 import KDBush from 'kdbush';
+import { hasBit } from '../../lib/bits.ts';
 import type { OpeningSchedule } from '../../lib/hours/hours.model.ts';
 import type { ManifestArea } from './nearest-areas.ts';
+
+export { hasBit };
 
 /** Integers per degree in the index (the publish's INDEX_COORDINATE_SCALE). */
 const COORDINATE_SCALE = 1e5;
@@ -31,8 +34,6 @@ export interface ChunkedIndex {
   /** Over the placed locations; an item is its index. */
   spatial: KDBush;
 }
-
-export const hasBit = (bits: Uint8Array, i: number) => ((bits[i >> 3] ?? 0) >> (i & 7)) & 1;
 
 const isNumberList = (value: unknown): value is number[] =>
   Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n));

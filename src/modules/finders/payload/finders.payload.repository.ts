@@ -35,7 +35,12 @@ import { accessibleWorkspace } from '../../workspaces/workspaces.access.ts';
 import { shownLocations } from '../finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from '../finders.table.ts';
 import { MAX_AREA_LOCATIONS, type PlacedLocation, splitIntoAreas } from './chunked/chunked.areas.ts';
-import { type ChunkedPublish, chunkedFiles, type PayloadFrame } from './chunked/chunked.files.ts';
+import {
+  type ChunkedPublish,
+  chunkedFiles,
+  type PayloadFrame,
+  type PublishedIndex,
+} from './chunked/chunked.files.ts';
 
 export interface PayloadDependencies {
   finderId: number;
@@ -475,9 +480,14 @@ export function createFinderPayloadRepository(db: Database) {
     /**
      * What a publish writes: the single payload (as build), or from `chunkedFrom` locations on
      * (null: never) the files of a chunked publish (chunked/chunked.files.ts), the locations
-     * split into areas (chunked/chunked.areas.ts). Undefined for an unknown token.
+     * split into areas (chunked/chunked.areas.ts), taking what it can from the `published`
+     * index. Undefined for an unknown token.
      */
-    async buildForPublish(token: string, chunkedFrom: number | null): Promise<PublishedBuild | undefined> {
+    async buildForPublish(
+      token: string,
+      chunkedFrom: number | null,
+      published?: PublishedIndex,
+    ): Promise<PublishedBuild | undefined> {
       return withSnapshot(token, async (tx, finder) => {
         // The positions first: they count the locations, and a chunked publish cuts its areas by them.
         const { placed, unplaced } =
@@ -516,6 +526,7 @@ export function createFinderPayloadRepository(db: Database) {
             bounds: area.bounds,
             radiusKm: area.radiusKm,
           })),
+          published,
         );
         return { kind: 'chunked', ...builtParts(finder, slices), ...files };
       });

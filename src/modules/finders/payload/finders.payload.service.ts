@@ -8,7 +8,7 @@ import { sha1Hex } from '../../../lib/crypto.ts';
 import { createOriginNotAllowedError, finderAllowsOrigin } from '../../../lib/origins.ts';
 import type { Storage } from '../../../lib/storage/storage.ts';
 import { createFinderNotFoundError } from '../finders.errors.ts';
-import type { ChunkedManifest } from './chunked/chunked.files.ts';
+import { type ChunkedManifest, type PublishedIndex, readPublishedIndex } from './chunked/chunked.files.ts';
 import type { CachedPayload, PayloadCache } from './finders.payload.cache.ts';
 import type { FinderPayloadRepository } from './finders.payload.repository.ts';
 
@@ -63,22 +63,47 @@ export function createFinderPayloadService({
   chunkedFrom = null,
   now = () => new Date(),
 }: FinderPayloadServiceDeps) {
+  /** The published version's manifest and the pointer's URL of it, when it is chunked and can be read. */
+  async function publishedManifest(
+    token: string,
+  ): Promise<{ manifest: { chunked: ChunkedManifest } & Record<string, unknown> } | undefined> {
+    try {
+      const pointer = await storage.get(pointerKey(token));
+      const url = pointer && (JSON.parse(pointer.body.toString('utf8')) as { url?: unknown }).url;
+      if (typeof url !== 'string' || !/^v\/[0-9a-f]{40}\.json$/.test(url)) return undefined;
+      const file = await storage.get(`${finderFolder(token)}${url}`);
+      const manifest = file && (JSON.parse(file.body.toString('utf8')) as Record<string, unknown>);
+      const chunked = manifest?.chunked as ChunkedManifest | undefined;
+      if (!chunked || typeof chunked.index !== 'string' || !Array.isArray(chunked.areas)) return undefined;
+      return { manifest: manifest as { chunked: ChunkedManifest } & Record<string, unknown> };
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * The files the published version names, when it is chunked (paths relative to it); none
    * when it is not, or cannot be read (then every file is written again).
    */
   async function publishedChunkedFiles(token: string): Promise<Set<string>> {
+    const chunked = (await publishedManifest(token))?.manifest.chunked;
+    return new Set(chunked ? [chunked.index, ...chunked.areas.map((area) => area[0])] : []);
+  }
+
+  /**
+   * The published version's index, for a chunked build to take unchanged areas' entries from;
+   * undefined when there is none that can be read (the build then reads every area). Read
+   * without the finder's lock: entries are taken only for an area file of the same bytes, so
+   * an index that is no longer the published one is still right for them.
+   */
+  async function publishedIndex(token: string): Promise<PublishedIndex | undefined> {
+    const published = await publishedManifest(token);
+    if (!published) return undefined;
     try {
-      const pointer = await storage.get(pointerKey(token));
-      const url = pointer && (JSON.parse(pointer.body.toString('utf8')) as { url?: unknown }).url;
-      if (typeof url !== 'string' || !/^v\/[0-9a-f]{40}\.json$/.test(url)) return new Set();
-      const manifest = await storage.get(`${finderFolder(token)}${url}`);
-      const chunked =
-        manifest && (JSON.parse(manifest.body.toString('utf8')) as { chunked?: ChunkedManifest }).chunked;
-      if (!chunked) return new Set();
-      return new Set([chunked.index, ...chunked.areas.map((area) => area[0])]);
+      const index = await storage.get(chunkedFileKey(token, published.manifest.chunked.index));
+      return index && readPublishedIndex(published.manifest, JSON.parse(index.body.toString('utf8')));
     } catch {
-      return new Set();
+      return undefined;
     }
   }
 
@@ -108,7 +133,8 @@ export function createFinderPayloadService({
      */
     async publish(actor: Actor, token: string): Promise<PublishResult> {
       const finder = await accessibleFinder(actor, token);
-      const built = await repository.buildForPublish(finder.token, chunkedFrom);
+      const published = chunkedFrom === null ? undefined : await publishedIndex(finder.token);
+      const built = await repository.buildForPublish(finder.token, chunkedFrom, published);
       if (!built) throw createFinderNotFoundError();
       const body = built.kind === 'single' ? built.json : built.manifest;
       const hash = sha1Hex(body);
