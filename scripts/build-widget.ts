@@ -42,6 +42,7 @@ const VIEW_ENTRY = path.join(WIDGET_SOURCES, 'finder-view.ts');
 /** Files outside src/widget that the widget bundles: the rules it applies as the service does. */
 const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'origin-rules.ts'),
+  path.join(projectRoot, 'src', 'lib', 'clusters.ts'),
   path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
   path.join(projectRoot, 'src', 'lib', 'geo.ts'),
   path.join(projectRoot, 'src', 'lib', 'refinements.ts'),

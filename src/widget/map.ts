@@ -1,5 +1,5 @@
 // The map beside the list: Leaflet with tiles from the finder's URL template, and the current
-// results clustered for the view (clusters.ts), so only the clusters and markers in view exist
+// results clustered for the view (src/lib/clusters.ts), so only the clusters and markers in view exist
 // as DOM (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names;
 // a marker's click selects its location, a cluster's zooms to its members. The clusters are
 // drawn in the frame after the list, so a filter change shows its list first.
@@ -23,7 +23,7 @@ import {
   tileLayer,
 } from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
-import { clusterView, projectLocations } from './clusters.ts';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, clusterView, projectLocations } from '../lib/clusters.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
@@ -62,13 +62,7 @@ export interface MapViewOptions {
   lifetime: Lifetime;
 }
 
-// Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
-// above cost most of the index's build time and rarely hold more than a few dozen markers.
-const CLUSTER_MAX_ZOOM = 12;
 const SELECTED_ZOOM = 15;
-// Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
-// locations across a continent), so fewer, larger clusters.
-const CLUSTER_RADIUS = 80;
 const FIT_OPTIONS = { padding: [32, 32] as [number, number], maxZoom: CLUSTER_MAX_ZOOM };
 
 function escapeHtml(text: string): string {

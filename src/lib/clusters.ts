@@ -5,9 +5,24 @@
 // joining a cluster whose centre lies within the radius in its own or a neighbouring cell
 // (Leaflet.markercluster's greedy rule), a few milliseconds at 10,000.
 //
+// One rule for the widget's map (src/widget/map.ts) and a chunked publish's cluster summaries
+// (the clusters of every location at the zoomed-out levels, drawn before the index has loaded:
+// src/modules/finders/payload/chunked/chunked.clusters.ts), so this file has no DOM in it.
+//
 // Positions are Web Mercator "world pixels" at the view's zoom, the space of Leaflet's
 // map.project() and getPixelBounds(): x and y in [0, 256 * 2^zoom).
-import { hasPosition } from './distance.ts';
+import { hasPosition } from './geo.ts';
+
+/**
+ * Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
+ * locations across a continent), so fewer, larger clusters.
+ */
+export const CLUSTER_RADIUS = 80;
+/**
+ * Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
+ * above cost most of the index's build time and rarely hold more than a few dozen markers.
+ */
+export const CLUSTER_MAX_ZOOM = 12;
 
 /** Mercator positions of every location in [0, 1), computed once (NaN without a position). */
 export interface ProjectedLocations {
@@ -85,9 +100,11 @@ export function clusterView(
   const cells = new Map<number, Building[]>();
   const all: Building[] = [];
   const radius2 = radius * radius;
-  // Cell coordinates are offset to stay positive, then packed into one number key.
-  const offset = 2 ** 20;
-  const keyOf = (cellX: number, cellY: number) => (cellX + offset) * 2 ** 22 + (cellY + offset);
+  // Cells are numbered from the view's first (less one, for its neighbours), column by column:
+  // small integers, which a Map looks up several times faster than large ones.
+  const firstX = Math.floor(left / radius) - 1;
+  const firstY = Math.floor(top / radius) - 1;
+  const rows = Math.floor(bottom / radius) - firstY + 2;
 
   for (let i = 0; i < count; i++) {
     if (!isShown[i]) continue;
@@ -104,12 +121,13 @@ export function clusterView(
       all.push({ cx: x, cy: y, sumX: x, sumY: y, members: [i] });
       continue;
     }
-    const cellX = Math.floor(x / radius);
-    const cellY = Math.floor(y / radius);
+    const cell = (Math.floor(x / radius) - firstX) * rows + Math.floor(y / radius) - firstY;
     let joined: Building | undefined;
-    for (let dx = -1; dx <= 1 && !joined; dx++) {
+    for (let dx = -rows; dx <= rows && !joined; dx += rows) {
       for (let dy = -1; dy <= 1 && !joined; dy++) {
-        for (const candidate of cells.get(keyOf(cellX + dx, cellY + dy)) ?? []) {
+        const candidates = cells.get(cell + dx + dy);
+        if (!candidates) continue;
+        for (const candidate of candidates) {
           if ((candidate.cx - x) ** 2 + (candidate.cy - y) ** 2 <= radius2) {
             joined = candidate;
             break;
@@ -123,10 +141,9 @@ export function clusterView(
       joined.members.push(i);
     } else {
       const created = { cx: x, cy: y, sumX: x, sumY: y, members: [i] };
-      const key = keyOf(cellX, cellY);
-      const list = cells.get(key);
+      const list = cells.get(cell);
       if (list) list.push(created);
-      else cells.set(key, [created]);
+      else cells.set(cell, [created]);
       all.push(created);
     }
   }
