@@ -25,7 +25,7 @@ export const pointerKey = (token: string) => `finders/${token}/config.json`;
  * domain change; the widget reads it against the URL it fetched the pointer from.
  */
 export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
-/** A file of a chunked publish, by its path relative to the manifest (`c/{sha1}.json`, `i/{sha1}.json`). */
+/** A file of a chunked publish, by its path relative to the manifest (`c/`, `i/`, `s/{sha1}.json`). */
 export const chunkedFileKey = (token: string, path: string) => `finders/${token}/v/${path}`;
 /** Files of a chunked publish written at once. */
 const UPLOAD_CONCURRENCY = 8;
@@ -76,7 +76,9 @@ export function createFinderPayloadService({
       const chunked =
         manifest && (JSON.parse(manifest.body.toString('utf8')) as { chunked?: ChunkedManifest }).chunked;
       if (!chunked) return new Set();
-      return new Set([chunked.index, ...chunked.areas.map((area) => area[0])]);
+      const named = [chunked.index, ...chunked.areas.map((area) => area[0])];
+      if (chunked.clusters) named.push(chunked.clusters.path);
+      return new Set(named);
     } catch {
       return new Set();
     }
