@@ -43,6 +43,7 @@ const VIEW_ENTRY = path.join(WIDGET_SOURCES, 'finder-view.ts');
 const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'origin-rules.ts'),
   path.join(projectRoot, 'src', 'lib', 'bits.ts'),
+  path.join(projectRoot, 'src', 'lib', 'clusters.ts'),
   path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
   path.join(projectRoot, 'src', 'lib', 'geo.ts'),
   path.join(projectRoot, 'src', 'lib', 'refinements.ts'),

@@ -4,13 +4,15 @@
 // the index decodes to every location's id, position, tags, sets, refinements and opening
 // schedule; a republish without changes uploads nothing but the pointer's target, one after
 // edits uploads only the areas that changed (the rest keep their names) and the index only when
-// an indexed field changed; a finder under the
-// threshold keeps the single file.
+// an indexed field changed; the cluster summaries count every placed location at each level
+// and are uploaded again only when a position changed; a finder under the threshold keeps the
+// single file.
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { matchesRefinement, type Refinement } from '../src/lib/refinements.ts';
 import { MAX_AREA_LOCATIONS } from '../src/modules/finders/payload/chunked/chunked.areas.ts';
+import type { ClusterSummaries } from '../src/modules/finders/payload/chunked/chunked.clusters.ts';
 import {
   type ChunkedManifest,
   INDEX_COORDINATE_SCALE,
@@ -245,6 +247,33 @@ describe('a chunked publish', () => {
     });
     // Each distinct schedule once: two weeks, each open or temporarily closed, and closed without hours.
     expect(index.schedules.length).toBeLessThanOrEqual(6);
+
+    // The cluster summaries: every placed location once at each level, the poles and the
+    // antimeridian's included, each level's pixels inside its world.
+    const clusters = manifest.chunked.clusters!;
+    expect(clusters.path).toMatch(/^s\/[0-9a-f]{40}\.json$/);
+    const summaries = (await fileOf(finder.token, clusters.path)) as ClusterSummaries;
+    expect(summaries.count).toHaveLength(clusters.max_zoom + 1);
+    expect(clusters.max_zoom).toBeGreaterThanOrEqual(5);
+    summaries.count.forEach((counts, zoom) => {
+      expect(counts.reduce((sum, count) => sum + count, 0)).toBe(placed.length);
+      const world = 256 * 2 ** zoom;
+      for (const [column, limit] of [
+        [summaries.x[zoom]!, world - 1],
+        [summaries.y[zoom]!, world],
+      ] as const) {
+        expect(column).toHaveLength(counts.length);
+        for (const value of undelta(column)) {
+          expect(value).toBeGreaterThanOrEqual(0);
+          expect(value).toBeLessThanOrEqual(limit);
+        }
+      }
+    });
+    // Zoomed in, the 400 at one point are in one cluster, and the rest in many others.
+    const deepest = summaries.count[clusters.max_zoom]!;
+    expect(Math.max(...deepest)).toBeGreaterThanOrEqual(400);
+    expect(Math.max(...deepest)).toBeLessThan(500);
+    expect(deepest.length).toBeGreaterThan(100);
   });
 
   it('uploads nothing but the manifest again when nothing changed, and only the changed areas after edits', async () => {
@@ -254,7 +283,7 @@ describe('a chunked publish', () => {
     try {
       const unchanged = await publish(finder.token);
       expect(unchanged).toBe(published);
-      // The manifest and the pointer.
+      // The manifest and the pointer: not the index, not the summaries.
       expect(put.mock.calls.map(([key]) => key)).toEqual([
         `finders/${finder.token}/v/${unchanged}.json`,
         `finders/${finder.token}/config.json`,
@@ -275,6 +304,9 @@ describe('a chunked publish', () => {
       // Titles are not in the index: it keeps its name.
       expect(keys.filter((key) => key.includes('/v/i/'))).toHaveLength(0);
       expect(after.chunked.index).toBe(before.chunked.index);
+      // Nor are they in the summaries.
+      expect(keys.filter((key) => key.includes('/v/s/'))).toHaveLength(0);
+      expect(after.chunked.clusters).toEqual(before.chunked.clusters);
       const beforePaths = new Set(before.chunked.areas.map((area) => area[0]));
       const kept = after.chunked.areas.filter((area) => beforePaths.has(area[0]));
       expect(kept.length).toBe(after.chunked.areas.length - areaKeys.length);
@@ -290,6 +322,21 @@ describe('a chunked publish', () => {
       const tagged = put.mock.calls.map(([key]) => String(key));
       expect(tagged.filter((key) => key.includes('/v/c/'))).toHaveLength(1);
       expect(tagged.filter((key) => key.includes('/v/i/'))).toHaveLength(1);
+      expect(tagged.filter((key) => key.includes('/v/s/'))).toHaveLength(0);
+      put.mockClear();
+
+      // A location moved far from the others: its area, the index and the summaries.
+      await ctx.deps.db.execute(
+        sql`update locations set lat = 64.1466, lng = -21.9426 where id = ${renamed[2]!}`,
+      );
+      await publish(finder.token);
+      const moved = await manifestOf(finder.token);
+      const movedKeys = put.mock.calls.map(([key]) => String(key));
+      expect(movedKeys.filter((key) => key.includes('/v/i/'))).toHaveLength(1);
+      expect(movedKeys.filter((key) => key.includes('/v/s/'))).toEqual([
+        `finders/${finder.token}/v/${moved.chunked.clusters!.path}`,
+      ]);
+      expect(moved.chunked.clusters!.path).not.toBe(after.chunked.clusters!.path);
     } finally {
       put.mockRestore();
     }

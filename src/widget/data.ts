@@ -69,9 +69,10 @@ export function asLocation(body: unknown): FinderLocation | undefined {
 /** The manifest's `chunked` read against its URL, or undefined when it is not of its shape. */
 function asChunked(value: unknown, manifestUrl: string): ChunkedSource | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { areas, count, index, hours } = value as Record<string, unknown>;
+  const { areas, count, index, hours, clusters } = value as Record<string, unknown>;
   const read = readManifestAreas(areas);
   if (!read || typeof count !== 'number' || typeof index !== 'string') return undefined;
+  const summaries = (clusters as { path?: unknown } | undefined)?.path;
   return {
     areas: read,
     count,
@@ -79,6 +80,8 @@ function asChunked(value: unknown, manifestUrl: string): ChunkedSource | undefin
     // Manifests without the flag are read as having hours: the filter then finds none open.
     hours: hours !== false,
     base: manifestUrl,
+    // Without them (or unreadable), the map waits for the index.
+    clusters: typeof summaries === 'string' ? new URL(summaries, manifestUrl).href : undefined,
   };
 }
 

@@ -27,7 +27,7 @@ import { type FinderData, listedResults, type Results, singleFileData } from './
 import { everyMinute, HOURS_CSS, type HoursContext, hoursLocale, statusLine } from './hours.view.ts';
 import { createTranslator, resolveLanguage, type Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
-import type { MapView } from './map.ts';
+import type { ClusterSummaries, MapView } from './map.ts';
 import type { MapModule } from './map-loader.ts';
 import { COMPLETE_MARK, LIST_RENDERED_MARK, READY_EVENT } from './marks.ts';
 import { createPlaceSearch } from './places.ts';
@@ -98,7 +98,14 @@ export async function mountFinder(options: MountOptions): Promise<void> {
   const data = result.chunked
     ? chunkedData(result.payload, result.chunked, tagMode, fetchJson, asLocation)
     : singleFileData(result.payload, tagMode);
-  await createFinderView({ ...options, frame, style, payload: result.payload, data });
+  await createFinderView({
+    ...options,
+    frame,
+    style,
+    payload: result.payload,
+    data,
+    summaries: result.chunked?.clusters,
+  });
 }
 
 function addressLine(location: FinderLocation): string {
@@ -114,9 +121,11 @@ async function createFinderView(
     style: HTMLStyleElement;
     payload: FinderPayload;
     data: FinderData;
+    /** A chunked finder's cluster summaries file: its map need not wait for the index. */
+    summaries?: string;
   },
 ): Promise<void> {
-  const { host, frame, style, payload, data, token, endpoints, loadMap, lifetime } = options;
+  const { host, frame, style, payload, data, token, endpoints, loadMap, lifetime, summaries } = options;
   const hashKey = deepLinkKey(token);
   const linked = readViewState(window.location.hash, hashKey);
   // A chunked finder's nearest areas to a linked position download while the view is built.
@@ -124,7 +133,8 @@ async function createFinderView(
     data.prepare({ lat: linked.lat, lng: linked.lng }).catch(() => {});
   const settings = parseSettings(payload.settings);
   // A single file's map is asked for first, so that it downloads while the list is built; a
-  // chunked finder's waits for its index, and would only slow the first list's areas down.
+  // chunked finder's after the first list (with the cluster summaries) or the index, as it
+  // would only slow the first list's areas down.
   const mapModule = settings.showMap && data.complete ? loadMap() : null;
   const language = resolveLanguage(settings.language, hostLanguage(host));
   const t = createTranslator(language);
@@ -317,7 +327,7 @@ async function createFinderView(
     wanted.add(i);
   }
 
-  function showMap(module: MapModule, container: HTMLElement): void {
+  function showMap(module: MapModule, container: HTMLElement, clusters?: ClusterSummaries): void {
     if (lifetime.ended) return;
     style.before(h('style', {}, [module.MAP_CSS]));
     map = module.createMapView({
@@ -334,8 +344,9 @@ async function createFinderView(
       reducedMotion,
       onSelect: (i) => select(i, { focusDetails: true, track: true, from: 'map' }),
       lifetime,
+      summaries: clusters,
     });
-    map.setResults(results.members);
+    map.setResults(results.members, selectionSize(selection) > 0);
     if (origin) map.setOrigin(origin, results.first(5));
     if (selected !== null) map.setSelected(selected);
   }
@@ -382,7 +393,7 @@ async function createFinderView(
         : t('results', { count });
     // The same words again would be read out again (the minute's refresh).
     if (status.textContent !== said) status.textContent = said;
-    map?.setResults(results.members);
+    map?.setResults(results.members, selectionSize(selection) > 0);
     if (ready) writeHash();
   }
 
@@ -524,9 +535,11 @@ async function createFinderView(
   }
   if (lifetime.ended) return;
   ready = true;
-  // What a chunked finder's first list did without: its index, then the map over it.
+  // What a chunked finder's first list did without: its index, and the map (over the index, or
+  // over the cluster summaries until it arrives).
   const complete = data.whenComplete().then(() => {
     if (lifetime.ended) return;
+    map?.complete();
     update();
     performance.mark(COMPLETE_MARK, { detail: { token } });
   });
@@ -534,11 +547,29 @@ async function createFinderView(
     console.error('[location-finder]', error);
     incomplete = true;
     if (!lifetime.ended) status.textContent = t('loadFailed');
+    // A map drawing the summaries gives way to the message a map without the index shows.
+    map?.remove();
+    map = null;
   });
   if (settings.showMap && mapElement) {
-    Promise.all([mapModule ?? complete.then(loadMap), complete])
-      .then(([module]) => showMap(module, mapElement))
-      .catch((error: unknown) => mapUnavailable(error, mapElement));
+    // The cluster summaries let a chunked finder's map come before its index; an index that
+    // arrives first (or summaries that fail) leave the map to it, as without summaries.
+    const early = summaries && !data.complete ? loadMap() : undefined;
+    if (summaries && early) {
+      Promise.all([early, fetchJson(summaries)])
+        .then(([module, body]) => {
+          const read = module.readSummaries(body);
+          if (read && !map && !data.complete && !incomplete) showMap(module, mapElement, read);
+        })
+        .catch(() => {});
+    }
+    Promise.all([mapModule ?? early ?? complete.then(loadMap), complete])
+      .then(([module]) => {
+        if (!map) showMap(module, mapElement);
+      })
+      .catch((error: unknown) => {
+        if (!map) mapUnavailable(error, mapElement);
+      });
   }
 
   /** Follows the link in the URL when it differs from what the view shows. */

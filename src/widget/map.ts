@@ -1,8 +1,13 @@
 // The map beside the list: Leaflet with tiles from the finder's URL template, and the current
-// results clustered for the view (clusters.ts), so only the clusters and markers in view exist
+// results clustered for the view (src/lib/clusters.ts), so only the clusters and markers in view exist
 // as DOM (10,000 locations cost a few dozen markers). Markers are keyboard buttons with names;
 // a marker's click selects its location, a cluster's zooms to its members. The clusters are
 // drawn in the frame after the list, so a filter change shows its list first.
+//
+// A chunked finder's map may come before its index (docs/api.md, Chunked finders): it then
+// draws the publish's cluster summaries (the clusters of every location, computed by the same
+// rule at the zoomed-out levels) until complete(); deeper than the summaries go, the
+// locations whose details are at hand, and a note that more are loading.
 //
 // This file is the entry of the second file of the build, the map file (an ES module holding
 // Leaflet and its stylesheet): widget.js imports it only when a finder shows its map
@@ -10,6 +15,7 @@
 
 import {
   divIcon,
+  type LatLngBounds,
   type LatLngBoundsExpression,
   type LatLngExpression,
   type LeafletKeyboardEvent,
@@ -23,7 +29,7 @@ import {
   tileLayer,
 } from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
-import { clusterView, projectLocations } from './clusters.ts';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, clusterView, projectLocations } from '../lib/clusters.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
@@ -31,12 +37,51 @@ import { MAP_RENDERED_MARK } from './marks.ts';
 import type { WidgetSettings } from './settings.ts';
 import type { LatLng, Origin } from './types.ts';
 
-/** Leaflet's stylesheet, for the shadow root the map is drawn in (before the widget's own). */
-export const MAP_CSS: string = leafletCss;
+/**
+ * Leaflet's stylesheet, for the shadow root the map is drawn in (before the widget's own), and
+ * the note over the map (here rather than in widget.css: only the map file needs it).
+ */
+export const MAP_CSS: string = `${leafletCss}.lf-map-note{position:absolute;z-index:1000;top:8px;left:50%;transform:translateX(-50%);margin:0;padding:4px 10px;border-radius:4px;background:#fff;color:#1f2937;font-size:13px;box-shadow:0 1px 3px rgb(0 0 0/40%);pointer-events:none;white-space:nowrap}`;
+
+/** A chunked publish's cluster summaries, each level's clusters: world pixels at its zoom and counts. */
+export type ClusterSummaries = { x: number[]; y: number[]; count: number[] }[];
+
+/**
+ * The summaries file (docs/api.md, Publishing: chunked finders) decoded, its deltas added up;
+ * undefined when it is not of its shape (the map then waits for the index).
+ */
+export function readSummaries(body: unknown): ClusterSummaries | undefined {
+  const { count, x, y } = (body ?? {}) as Record<string, unknown>;
+  if (!Array.isArray(count) || !Array.isArray(x) || !Array.isArray(y) || count.length === 0) return undefined;
+  const levels: ClusterSummaries = [];
+  const sums = (deltas: number[]) => {
+    let sum = 0;
+    return deltas.map((delta) => {
+      sum += delta;
+      return sum;
+    });
+  };
+  for (let zoom = 0; zoom < count.length; zoom++) {
+    const columns: unknown[] = [count[zoom], x[zoom], y[zoom]];
+    const length = (count[zoom] as unknown[] | undefined)?.length;
+    if (!columns.every((c) => Array.isArray(c) && c.length === length && c.every(Number.isFinite)))
+      return undefined;
+    const [counts, dx, dy] = columns as number[][];
+    levels.push({ count: counts!, x: sums(dx!), y: sums(dy!) });
+  }
+  return levels;
+}
 
 export interface MapView {
-  /** The locations to show (indexes into the payload's locations). */
-  setResults(indexes: readonly number[]): void;
+  /**
+   * The locations to show (indexes into the payload's locations). `filtered`: filters are
+   * chosen, so the summaries (of every location) are not what to show.
+   */
+  setResults(indexes: readonly number[], filtered?: boolean): void;
+  /** The index has loaded: every position is known, and the map clusters the results from now on. */
+  complete(): void;
+  /** Takes the map out of its container, for good (the view's end does it too). */
+  remove(): void;
   /** Highlights a location and brings it into view; null clears the highlight. */
   setSelected(index: number | null): void;
   /** Marks the search position and frames it with the nearest results. */
@@ -60,15 +105,11 @@ export interface MapViewOptions {
   onSelect(index: number): void;
   /** The view's: the map, its observer and its pending frame end with it. */
   lifetime: Lifetime;
+  /** Drawn until complete(): the index is still loading (readSummaries). */
+  summaries?: ClusterSummaries;
 }
 
-// Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
-// above cost most of the index's build time and rarely hold more than a few dozen markers.
-const CLUSTER_MAX_ZOOM = 12;
 const SELECTED_ZOOM = 15;
-// Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
-// locations across a continent), so fewer, larger clusters.
-const CLUSTER_RADIUS = 80;
 const FIT_OPTIONS = { padding: [32, 32] as [number, number], maxZoom: CLUSTER_MAX_ZOOM };
 
 function escapeHtml(text: string): string {
@@ -113,6 +154,7 @@ function boundsOf(points: LatLng[]): LatLngBoundsExpression | undefined {
 
 export function createMapView(options: MapViewOptions): MapView {
   const { container, count, position, title, settings, t, reducedMotion, onSelect, lifetime } = options;
+  let { summaries } = options;
   const animate = !reducedMotion;
   const map: LeafletMap = leafletMap(container, {
     zoomAnimation: animate,
@@ -124,8 +166,6 @@ export function createMapView(options: MapViewOptions): MapView {
     // follows the container itself, which is what matters in a host page.
     trackResize: false,
   });
-  // Leaflet's own teardown: its layers, handlers, listeners and animation frames.
-  lifetime.add(() => map.remove());
   map.attributionControl.setPrefix(
     '<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>',
   );
@@ -135,13 +175,19 @@ export function createMapView(options: MapViewOptions): MapView {
   /** The single markers drawn now, by location index. */
   const singles = new Map<number, Marker>();
   const originLayer = layerGroup().addTo(map);
-  const projected = projectLocations(count, position);
+  // Before the index, the positions of the locations whose details are at hand: projected again
+  // at each drawing, as their areas arrive.
+  let projected = summaries ? undefined : projectLocations(count, position);
+  let every: number[] | undefined;
+  let filtered = false;
+  const note = h('p', { class: 'lf-map-note', role: 'status' });
+  note.hidden = true;
+  container.append(note);
   let shown: readonly number[] | undefined;
   let selected: number | null = null;
   let hasView = false;
   let pending = 0;
   let drawn = false;
-  lifetime.add(() => cancelAnimationFrame(pending));
 
   const pointIcon = (i: number) => {
     const pin = h('span', { class: 'lf-pin', 'aria-hidden': 'true' });
@@ -166,46 +212,85 @@ export function createMapView(options: MapViewOptions): MapView {
   };
 
   /** Zooms to where a cluster's members split: their bounds, one level closer at least. */
-  const expand = (members: readonly number[]) => {
-    const bounds = latLngBounds(members.flatMap((i) => position(i) ?? []));
+  const expand = (bounds: LatLngBounds) => {
     const zoom = map.getBoundsZoom(bounds, false, point(32, 32));
     const target = Math.min(Math.max(zoom, Math.round(map.getZoom()) + 1), CLUSTER_MAX_ZOOM + 1);
     map.setView(bounds.getCenter(), target, { animate });
   };
 
   const render = () => {
-    if (!hasView || !shown) return;
+    if (!hasView || !(shown || summaries)) return;
     const bounds = map.getBounds();
     const zoom = Math.round(map.getZoom());
     const topLeft = map.project(bounds.getNorthWest(), zoom);
     const bottomRight = map.project(bounds.getSouthEast(), zoom);
-    const clusters = clusterView(
-      projected,
-      shown,
-      { zoom, minX: topLeft.x, minY: topLeft.y, maxX: bottomRight.x, maxY: bottomRight.y },
-      CLUSTER_RADIUS,
-      CLUSTER_MAX_ZOOM,
-    );
+    const view = { zoom, minX: topLeft.x, minY: topLeft.y, maxX: bottomRight.x, maxY: bottomRight.y };
     markers.clearLayers();
     singles.clear();
-    for (const { x, y, members } of clusters) {
-      const position = map.unproject([x, y], zoom);
-      if (members.length > 1) {
-        onActivate(marker(position, { icon: clusterIcon(members.length), keyboard: true }), () =>
-          expand(members),
+    const level = summaries?.[zoom];
+    let said = '';
+    if (summaries && filtered) {
+      // The summaries count every location: with filters, nothing until the index.
+      said = t('loading');
+    } else if (level) {
+      // Each cluster on the copy of the world in view, as clusterView places points.
+      const world = 256 * 2 ** zoom;
+      const left = view.minX - CLUSTER_RADIUS;
+      level.count.forEach((members, k) => {
+        const y = level.y[k]!;
+        let x = level.x[k]!;
+        if (x < left) x += world * Math.ceil((left - x) / world);
+        if (
+          x > view.maxX + CLUSTER_RADIUS ||
+          y < view.minY - CLUSTER_RADIUS ||
+          y > view.maxY + CLUSTER_RADIUS
+        )
+          return;
+        // Its members lie within two radii of the centroid (each within one of the first).
+        const reach = 2 * CLUSTER_RADIUS;
+        const around = latLngBounds(
+          map.unproject([x - reach, y - reach], zoom),
+          map.unproject([x + reach, y + reach], zoom),
+        );
+        onActivate(marker(map.unproject([x, y], zoom), { icon: clusterIcon(members), keyboard: true }), () =>
+          expand(around),
         ).addTo(markers);
-      } else {
-        const i = members[0] as number;
-        const single = marker(position, {
-          icon: pointIcon(i),
-          keyboard: true,
-          zIndexOffset: i === selected ? 1000 : 0,
-          riseOnHover: true,
-        });
-        onActivate(single, () => onSelect(i)).addTo(markers);
-        singles.set(i, single);
+      });
+    } else {
+      if (summaries) {
+        // Deeper than the summaries: the locations at hand (their areas read), and more to come.
+        said = t('loading');
+        projected = projectLocations(count, position);
+        every ??= Array.from({ length: count }, (_, i) => i);
+      }
+      const clusters = clusterView(
+        projected!,
+        summaries ? every! : shown!,
+        view,
+        CLUSTER_RADIUS,
+        CLUSTER_MAX_ZOOM,
+      );
+      for (const { x, y, members } of clusters) {
+        const position = map.unproject([x, y], zoom);
+        if (members.length > 1) {
+          onActivate(marker(position, { icon: clusterIcon(members.length), keyboard: true }), () =>
+            expand(latLngBounds(members.flatMap((i) => options.position(i) ?? []))),
+          ).addTo(markers);
+        } else {
+          const i = members[0] as number;
+          const single = marker(position, {
+            icon: pointIcon(i),
+            keyboard: true,
+            zIndexOffset: i === selected ? 1000 : 0,
+            riseOnHover: true,
+          });
+          onActivate(single, () => onSelect(i)).addTo(markers);
+          singles.set(i, single);
+        }
       }
     }
+    note.textContent = said;
+    note.hidden = !said;
     if (!drawn) {
       drawn = true;
       performance.mark(MAP_RENDERED_MARK);
@@ -216,7 +301,17 @@ export function createMapView(options: MapViewOptions): MapView {
   // The container changes size with the layout (narrow containers stack list and map).
   const resizes = new ResizeObserver(() => map.invalidateSize({ pan: false }));
   resizes.observe(container);
-  lifetime.add(() => resizes.disconnect());
+  let removed = false;
+  /** Leaflet's own teardown (its layers, handlers, listeners and animation frames), and ours. */
+  function teardown(): void {
+    if (removed) return;
+    removed = true;
+    cancelAnimationFrame(pending);
+    resizes.disconnect();
+    map.remove();
+    note.remove();
+  }
+  lifetime.add(teardown);
 
   const frame = (target: LatLngBoundsExpression | undefined) => {
     if (target) map.fitBounds(target, { ...FIT_OPTIONS, animate });
@@ -226,7 +321,8 @@ export function createMapView(options: MapViewOptions): MapView {
   };
 
   return {
-    setResults(next) {
+    setResults(next, isFiltered = false) {
+      filtered = isFiltered;
       // The view is set at once (cheap), so a selection can pan right away; clusters follow.
       if (!hasView) {
         if (settings.defaultCenter) {
@@ -237,6 +333,13 @@ export function createMapView(options: MapViewOptions): MapView {
           for (const i of next) {
             const point = position(i);
             if (point) points.push(point);
+          }
+          // Before the index: every location, as its deepest summaries place them.
+          const deepest = summaries?.[summaries.length - 1];
+          if (points.length === 0 && deepest) {
+            deepest.x.forEach((x, k) => {
+              points.push(map.unproject([x, deepest.y[k]!], summaries!.length - 1));
+            });
           }
           frame(boundsOf(points));
         }
@@ -281,6 +384,14 @@ export function createMapView(options: MapViewOptions): MapView {
       }
       frame(boundsOf(points));
     },
+
+    complete() {
+      summaries = undefined;
+      projected = projectLocations(count, position);
+      render();
+    },
+
+    remove: teardown,
 
     redraw: render,
 

@@ -104,4 +104,6 @@ export interface ChunkedSource {
   hours: boolean;
   /** Area paths are relative to it: the manifest's URL. */
   base: string;
+  /** The cluster summaries file's URL: the map draws them before the index (none in older manifests). */
+  clusters?: string;
 }

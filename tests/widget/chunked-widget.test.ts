@@ -7,12 +7,17 @@
 //   is held back, for that position, a new one and one far from every store; once the index
 //   has loaded (COMPLETE_MARK) a tag filter counts what a count over the generated data says
 //   and lists the nearest passing; a row opens its details; rows far down the list load; the
-//   map draws its clusters only once the index is there. axe scans the list and the details;
+//   map comes before the index, deeper than its cluster summaries with the locations of the
+//   areas read and a note that more are loading. On a desktop, with the index held back, the
+//   map (asked for after the first list's area) draws the summaries' clusters, every location
+//   counted once, hides them while a filter waits for the index, zooms in on a cluster's
+//   Enter, and once the index has loaded clusters the results itself, filters included. axe
+//   scans the list, the details and the summaries;
 // - a finder of twelve: without a deep link, its rows in the index's order with their details
 //   and its map's markers named; a deep link with a filter and a location opens the location
-//   once the index has loaded; an index file that cannot be read and an area file that is gone
-//   from the storage leave a widget that says so, with no error thrown in the page and no
-//   endless requests for the missing file.
+//   once the index has loaded; an index file that cannot be read (after the map drew the
+//   cluster summaries) and an area file that is gone from the storage leave a widget that says
+//   so, with no error thrown in the page and no endless requests for the missing file.
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,7 +25,7 @@ import type { Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishFinder } from '../../scripts/seed-finder.ts';
-import { distanceKm, type LatLng } from '../../src/lib/geo.ts';
+import { distanceKm, hasPosition, type LatLng } from '../../src/lib/geo.ts';
 import { COMPLETE_MARK, MAP_RENDERED_MARK } from '../../src/widget/marks.ts';
 import type { FinderLocation } from '../../src/widget/types.ts';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
@@ -64,7 +69,12 @@ afterAll(async () => {
 
 interface Published {
   manifestUrl: string;
-  chunked: { areas: [string, number, ...number[]][]; count: number; index: string };
+  chunked: {
+    areas: [string, number, ...number[]][];
+    clusters?: { max_zoom: number; path: string };
+    count: number;
+    index: string;
+  };
   indexUrl: string;
   areaUrls: string[];
 }
@@ -190,6 +200,13 @@ const mapCount = (page: Page) =>
       + root.querySelectorAll('.lf-marker').length;`,
   ) as Promise<number>;
 
+/** The note over the map (before the index); null while it is hidden. */
+const mapNote = (page: Page) =>
+  inWidget(
+    page,
+    `const note = root.querySelector('.lf-map-note'); return note && !note.hidden ? note.textContent : null;`,
+  ) as Promise<string | null>;
+
 /** Changes the page's hash, as a visitor following another link to the page does. */
 const linkTo = (page: Page, hash: string) => page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
 
@@ -284,9 +301,12 @@ describe('a chain of 100,000 locations, on a phone', () => {
       // The distance shown is the row's own.
       const nearest = distanceKm(BERLIN, byTitle.get(rows[0]!.title) as LatLng);
       expect(await page.locator('.lf-row-distance').first().textContent()).toBe(`${nearest.toFixed(1)} km`);
-      // All of it without the index, and no map before it (the map waits for every position).
+      // All of it without the index. The map too, framed on Berlin: deeper than the cluster
+      // summaries go, it draws the locations of the areas read and says more are loading.
       expect(await isComplete(page)).toBe(false);
-      expect(await page.locator('.lf-cluster, .lf-marker').count()).toBe(0);
+      await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MAP_RENDERED_MARK);
+      expect(await mapNote(page)).toBe('Loading locations…');
+      await expect.poll(() => mapCount(page)).toBeGreaterThan(0);
       await checkState(page, 'chunked-phone-list-early');
 
       // A new position (a changed link) reads its own nearest areas.
@@ -319,6 +339,99 @@ describe('a chain of 100,000 locations, on a phone', () => {
       release();
     }
   }, 60_000);
+
+  it('draws the cluster summaries on the map before the index, and its own clusters once it has loaded', async () => {
+    const placed = chain.locations.filter((location) => hasPosition(location)).length;
+    expect(placed).toBeGreaterThan(99_000);
+    const withWifi = chain.locations.filter(
+      (location) => hasPosition(location) && location.tags.includes('free-wi-fi'),
+    ).length;
+    const summariesUrl = new URL(files.chunked.clusters!.path, files.manifestUrl).href;
+    let release = () => {};
+    const { page, errors, requests } = await openFinder(chain.token, '/chain-summaries', '', {
+      before: async (page) => {
+        release = await holdBack(page, files.indexUrl);
+      },
+    });
+    try {
+      await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MAP_RENDERED_MARK);
+      expect(await isComplete(page)).toBe(false);
+      expect(requests).toContain(files.indexUrl);
+      // The map's file and the summaries were asked for once the first list's area had arrived.
+      const timing = (await page.evaluate(
+        ([summaries, area]) => {
+          const entries = performance.getEntriesByType('resource') as unknown as {
+            name: string;
+            startTime: number;
+            responseEnd: number;
+          }[];
+          const find = (test: (name: string) => boolean) => entries.find((entry) => test(entry.name));
+          return {
+            area: find((name) => name === area)?.responseEnd,
+            summaries: find((name) => name === summaries)?.startTime,
+            map: find((name) => /\/widget-map\.[0-9a-f]+\.js$/.test(name))?.startTime,
+          };
+        },
+        [summariesUrl, files.areaUrls[0]!],
+      )) as { area?: number; summaries?: number; map?: number };
+      expect(timing.area).toBeGreaterThan(0);
+      expect(timing.summaries).toBeGreaterThanOrEqual(timing.area!);
+      expect(timing.map).toBeGreaterThanOrEqual(timing.area!);
+
+      // Framed on every location: the clusters count each once, named as the map's own are.
+      expect(await page.locator('.lf-marker').count()).toBe(0);
+      expect(await mapCount(page)).toBe(placed);
+      expect(await mapNote(page)).toBeNull();
+      const names = (await inWidget(
+        page,
+        `return [...root.querySelectorAll('.lf-cluster')].map((el) => [el.querySelector('[aria-hidden]').textContent, el.querySelector('.lf-sr').textContent]);`,
+      )) as [string, string][];
+      expect(names.length).toBeGreaterThan(1);
+      for (const [shown, name] of names) expect(name).toBe(`${shown} locations, zoom in`);
+      await checkState(page, 'chunked-summaries');
+
+      // A filter needs the index: the summaries (of every location) give way to the note.
+      await page.getByRole('button', { name: 'Filters', exact: true }).click();
+      const wifi = page.getByRole('checkbox', { name: 'Free Wi-Fi' });
+      await wifi.check();
+      await expect.poll(() => mapNote(page)).toBe('Loading locations…');
+      expect(await mapCount(page)).toBe(0);
+      await wifi.uncheck();
+      await expect.poll(() => mapCount(page)).toBe(placed);
+      expect(await mapNote(page)).toBeNull();
+
+      // A cluster's Enter zooms in: fewer locations in view, still the summaries.
+      await page.locator('.lf-cluster').first().focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => mapCount(page)).toBeLessThan(placed);
+      expect(await mapCount(page)).toBeGreaterThan(0);
+      // Deeper than the summaries: the note says more are loading.
+      for (let k = 0; k < 12 && (await mapNote(page)) === null; k++) {
+        await page.locator('.leaflet-control-zoom-in').click();
+        await page.waitForTimeout(400);
+      }
+      expect(await mapNote(page)).toBe('Loading locations…');
+      expect(await isComplete(page)).toBe(false);
+      await checkState(page, 'chunked-summaries-deeper');
+
+      // The index arrives: the map clusters the results itself, in view and filtered.
+      release();
+      await whenComplete(page);
+      await expect.poll(() => mapNote(page)).toBeNull();
+      await expect.poll(() => mapCount(page)).toBeGreaterThan(0);
+      for (let k = 0; k < 12 && (await mapCount(page)) !== placed; k++) {
+        await page.locator('.leaflet-control-zoom-out').click();
+        await page.waitForTimeout(400);
+      }
+      expect(await mapCount(page)).toBe(placed);
+      await wifi.check();
+      await expect.poll(() => mapCount(page)).toBe(withWifi);
+      expect(await mapNote(page)).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      release();
+    }
+  }, 90_000);
 
   it('filters over the index by a tag, opens a row’s details, and loads rows far down the list', async () => {
     const { page, errors } = await openFinder(chain.token, '/chain-complete', hashOf(BERLIN), {
@@ -448,9 +561,20 @@ describe('a finder of twelve', () => {
     const stored = storedFiles(indexUrl);
     for (const form of stored.forms) await rm(form, { force: true });
     await writeFile(stored.file, '{"id": [1, 2');
-    const { page, errors, requests } = await openFinder(brokenIndex.token, '/broken-index');
+    // The index held back until the map draws the cluster summaries: they give way to the
+    // message a map without the index shows.
+    let release = () => {};
+    const { page, errors, requests } = await openFinder(brokenIndex.token, '/broken-index', '', {
+      before: async (page) => {
+        release = await holdBack(page, indexUrl);
+      },
+    });
+    await expect.poll(() => mapCount(page)).toBe(12);
+    expect(await page.locator('.lf-marker').count()).toBe(0);
+    release();
     const failed = 'The store locator could not be loaded. Please try again later.';
     await waitForStatus(page, failed);
+    expect(await page.locator('.lf-cluster, .lf-marker, .leaflet-pane').count()).toBe(0);
     expect(requests).toContain(indexUrl);
     // The first rows came from the area file: listed, with their details, and they open.
     const rows = await expectIndexOrder(page, await indexOrder(brokenIndex.token));

@@ -2,9 +2,9 @@
 // contrast, deep links, settings, endpoints and texts. The browser tests cover the same
 // modules in use; these pin the edge cases.
 import { describe, expect, it } from 'vitest';
+import { clusterView, projectLocations } from '../../src/lib/clusters.ts';
 import { contrastRatio, ensureContrast } from '../../src/lib/color-contrast.ts';
 import { matchesCondition, matchesRefinement } from '../../src/lib/refinements.ts';
-import { clusterView, projectLocations } from '../../src/widget/clusters.ts';
 import { deepLinkKey, readViewState, writeViewState } from '../../src/widget/deep-link.ts';
 import { createDistanceFormatter, distanceKm } from '../../src/widget/distance.ts';
 import { resolveEndpoints } from '../../src/widget/endpoints.ts';

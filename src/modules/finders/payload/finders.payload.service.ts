@@ -25,7 +25,7 @@ export const pointerKey = (token: string) => `finders/${token}/config.json`;
  * domain change; the widget reads it against the URL it fetched the pointer from.
  */
 export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
-/** A file of a chunked publish, by its path relative to the manifest (`c/{sha1}.json`, `i/{sha1}.json`). */
+/** A file of a chunked publish, by its path relative to the manifest (`c/`, `i/`, `s/{sha1}.json`). */
 export const chunkedFileKey = (token: string, path: string) => `finders/${token}/v/${path}`;
 /** Files of a chunked publish written at once. */
 const UPLOAD_CONCURRENCY = 8;
@@ -87,7 +87,10 @@ export function createFinderPayloadService({
    */
   async function publishedChunkedFiles(token: string): Promise<Set<string>> {
     const chunked = (await publishedManifest(token))?.manifest.chunked;
-    return new Set(chunked ? [chunked.index, ...chunked.areas.map((area) => area[0])] : []);
+    if (!chunked) return new Set();
+    const named = [chunked.index, ...chunked.areas.map((area) => area[0])];
+    if (chunked.clusters) named.push(chunked.clusters.path);
+    return new Set(named);
   }
 
   /**

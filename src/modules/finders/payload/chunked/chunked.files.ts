@@ -4,8 +4,10 @@
 //   exactly as the single payload file would hold them;
 // - the index, `i/{sha1}.json`: a few bytes per location, enough to rank every location by
 //   distance and filter them all without their details (columnar arrays, below);
+// - the cluster summaries, `s/{sha1}.json`: the clusters of every location at the zoomed-out
+//   levels, which the widget's map draws before the index has loaded (chunked.clusters.ts);
 // - the manifest, the version file itself: the payload's top-level fields without `locations`,
-//   and `chunked`, which names the index and the area files with each one's count and bounds.
+//   and `chunked`, which names the index, the area files with each one's count and bounds, and the summaries.
 // Every name is the SHA-1 of the file's bytes, so an area whose locations did not change keeps
 // its name from one publish to the next and is not uploaded again. Keys are in alphabetical
 // order throughout: the same content gives the same bytes.
@@ -14,6 +16,7 @@ import { sha1Hex } from '../../../../lib/crypto.ts';
 import type { AreaBounds } from '../../../../lib/geo.ts';
 import type { OpeningSchedule } from '../../../../lib/hours/hours.model.ts';
 import { matchesRefinement, type Refinement } from '../../../../lib/refinements.ts';
+import { clusterSummaries } from './chunked.clusters.ts';
 
 /** The payload's top-level fields but `locations`, as documentFrame writes them. */
 export interface PayloadFrame {
@@ -37,7 +40,7 @@ export interface AreaDocuments {
 }
 
 export interface ChunkedFile {
-  /** Relative to the manifest: `c/{sha1}.json` or `i/{sha1}.json`. */
+  /** Relative to the manifest: `c/{sha1}.json`, `i/{sha1}.json` or `s/{sha1}.json`. */
   path: string;
   body: Buffer;
 }
@@ -48,6 +51,8 @@ export interface ChunkedFile {
  */
 export interface ChunkedManifest {
   areas: ([string, number, number, number, number, number, number] | [string, number])[];
+  /** The cluster summaries and their deepest zoom; absent from manifests published before them. */
+  clusters?: { max_zoom: number; path: string };
   count: number;
   /** Some location has opening hours (a schedule in the index): the widget offers "Open now". */
   hours: boolean;
@@ -56,7 +61,7 @@ export interface ChunkedManifest {
 
 export interface ChunkedPublish {
   manifest: Buffer;
-  /** The area files, then the index. */
+  /** The area files, the index, the cluster summaries. */
   files: ChunkedFile[];
 }
 
@@ -304,6 +309,14 @@ function createIndex(frame: PayloadFrame) {
       return ids.length;
     },
 
+    /** The positions of the located locations, in index order, rounded as the index writes them. */
+    positions(): { lat: number; lng: number }[] {
+      return lat.map((scaledLat, i) => ({
+        lat: scaledLat / INDEX_COORDINATE_SCALE,
+        lng: lng[i]! / INDEX_COORDINATE_SCALE,
+      }));
+    },
+
     body(): { body: Buffer; hours: boolean } {
       const count = ids.length;
       const body = Buffer.from(
@@ -358,6 +371,9 @@ export function chunkedFiles(
   const index = indexed.body();
   const indexPath = `i/${sha1Hex(index.body)}.json`;
   files.push({ path: indexPath, body: index.body });
+  const summaries = clusterSummaries(indexed.positions(), INDEX_COORDINATE_SCALE);
+  const summariesPath = `s/${sha1Hex(summaries.body)}.json`;
+  files.push({ path: summariesPath, body: summaries.body });
   const { advanced_refinements, authorized_urls, custom_fields, id, name, sets, settings, tags, token } =
     frame;
   const manifest = Buffer.from(
@@ -366,6 +382,7 @@ export function chunkedFiles(
       authorized_urls,
       chunked: {
         areas: listed,
+        clusters: { max_zoom: summaries.maxZoom, path: summariesPath },
         count: indexed.count,
         hours: index.hours,
         index: indexPath,

@@ -5,9 +5,24 @@
 // joining a cluster whose centre lies within the radius in its own or a neighbouring cell
 // (Leaflet.markercluster's greedy rule), a few milliseconds at 10,000.
 //
+// One rule for the widget's map (src/widget/map.ts) and a chunked publish's cluster summaries
+// (the clusters of every location at the zoomed-out levels, drawn before the index has loaded:
+// src/modules/finders/payload/chunked/chunked.clusters.ts), so this file has no DOM in it.
+//
 // Positions are Web Mercator "world pixels" at the view's zoom, the space of Leaflet's
 // map.project() and getPixelBounds(): x and y in [0, 256 * 2^zoom).
-import { hasPosition } from './distance.ts';
+import { hasPosition } from './geo.ts';
+
+/**
+ * Pixels; Leaflet.markercluster's default too. Every marker is DOM work (about 90 at 10,000
+ * locations across a continent), so fewer, larger clusters.
+ */
+export const CLUSTER_RADIUS = 80;
+/**
+ * Clusters up to zoom 12 (a city district in view), single markers from 13 on: the levels
+ * above cost most of the index's build time and rarely hold more than a few dozen markers.
+ */
+export const CLUSTER_MAX_ZOOM = 12;
 
 /** Mercator positions of every location in [0, 1), computed once (NaN without a position). */
 export interface ProjectedLocations {
@@ -53,14 +68,6 @@ export function projectLocations(
   return { x, y };
 }
 
-interface Building {
-  cx: number; // the first member's position: the centre others are measured from
-  cy: number;
-  sumX: number;
-  sumY: number;
-  members: number[];
-}
-
 /**
  * Groups the shown locations that are in view (with a margin of one radius, so markers at the
  * edge don't pop in on a small pan). Above `maxZoom` every point is its own marker. Points are
@@ -82,12 +89,27 @@ export function clusterView(
   const [left, right] = [view.minX - radius, view.maxX + radius];
   const [top, bottom] = [view.minY - radius, view.maxY + radius];
   const single = view.zoom > maxZoom;
-  const cells = new Map<number, Building[]>();
-  const all: Building[] = [];
   const radius2 = radius * radius;
-  // Cell coordinates are offset to stay positive, then packed into one number key.
-  const offset = 2 ** 20;
-  const keyOf = (cellX: number, cellY: number) => (cellX + offset) * 2 ** 22 + (cellY + offset);
+  // Cells are numbered from the view's first (less one, for its neighbours), column by column.
+  const firstX = Math.floor(left / radius) - 1;
+  const firstY = Math.floor(top / radius) - 1;
+  const rows = Math.floor(bottom / radius) - firstY + 2;
+  const cols = Math.floor(right / radius) - firstX + 2;
+  // Each cell's first cluster (-1: none), the others following it through `next`, in the order
+  // they were made: an array over the grid where it is small (a view, a publish's levels up to
+  // 8: a Map's lookups took half the time), a Map past that.
+  const dense = cols * rows <= 1 << 22;
+  const grid = new Int32Array(dense ? cols * rows : 0).fill(-1);
+  const sparse = new Map<number, number>();
+  const firstIn = (cell: number) => (dense ? (grid[cell] as number) : (sparse.get(cell) ?? -1));
+  // The clusters: the first member's position, the centre others are measured from; the sums
+  // of their members' positions; their members.
+  const cx: number[] = [];
+  const cy: number[] = [];
+  const sumX: number[] = [];
+  const sumY: number[] = [];
+  const next: number[] = [];
+  const members: number[][] = [];
 
   for (let i = 0; i < count; i++) {
     if (!isShown[i]) continue;
@@ -100,40 +122,47 @@ export function clusterView(
     if (x < left) x += world * Math.ceil((left - x) / world);
     if (x > right) continue;
 
-    if (single) {
-      all.push({ cx: x, cy: y, sumX: x, sumY: y, members: [i] });
-      continue;
-    }
-    const cellX = Math.floor(x / radius);
-    const cellY = Math.floor(y / radius);
-    let joined: Building | undefined;
-    for (let dx = -1; dx <= 1 && !joined; dx++) {
-      for (let dy = -1; dy <= 1 && !joined; dy++) {
-        for (const candidate of cells.get(keyOf(cellX + dx, cellY + dy)) ?? []) {
-          if ((candidate.cx - x) ** 2 + (candidate.cy - y) ** 2 <= radius2) {
-            joined = candidate;
+    const cell = (Math.floor(x / radius) - firstX) * rows + Math.floor(y / radius) - firstY;
+    let joined = -1;
+    for (let dx = -rows; dx <= rows && joined < 0 && !single; dx += rows) {
+      for (let dy = -1; dy <= 1 && joined < 0; dy++) {
+        for (let c = firstIn(cell + dx + dy); c >= 0; c = next[c] as number) {
+          const ex = (cx[c] as number) - x;
+          const ey = (cy[c] as number) - y;
+          if (ex * ex + ey * ey <= radius2) {
+            joined = c;
             break;
           }
         }
       }
     }
-    if (joined) {
-      joined.sumX += x;
-      joined.sumY += y;
-      joined.members.push(i);
+    if (joined >= 0) {
+      sumX[joined] = (sumX[joined] as number) + x;
+      sumY[joined] = (sumY[joined] as number) + y;
+      members[joined]!.push(i);
+      continue;
+    }
+    const created = cx.length;
+    cx.push(x);
+    cy.push(y);
+    sumX.push(x);
+    sumY.push(y);
+    next.push(-1);
+    members.push([i]);
+    if (single) continue;
+    let last = firstIn(cell);
+    if (last < 0) {
+      if (dense) grid[cell] = created;
+      else sparse.set(cell, created);
     } else {
-      const created = { cx: x, cy: y, sumX: x, sumY: y, members: [i] };
-      const key = keyOf(cellX, cellY);
-      const list = cells.get(key);
-      if (list) list.push(created);
-      else cells.set(key, [created]);
-      all.push(created);
+      while ((next[last] as number) >= 0) last = next[last] as number;
+      next[last] = created;
     }
   }
 
-  return all.map(({ sumX, sumY, members }) => ({
-    x: sumX / members.length,
-    y: sumY / members.length,
-    members,
+  return members.map((group, c) => ({
+    x: (sumX[c] as number) / group.length,
+    y: (sumY[c] as number) / group.length,
+    members: group,
   }));
 }
