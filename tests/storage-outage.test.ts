@@ -11,6 +11,7 @@ import { createS3Storage } from '../src/lib/storage/s3.storage.ts';
 import type { Storage } from '../src/lib/storage/storage.ts';
 import { finderPublicationsTable, findersTable } from '../src/modules/finders/finders.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import { setOwnLocations } from './factories/finder-payloads.ts';
 import { createUser, tokenFor } from './factories/users.ts';
 import { createWidgetFinder, setFinderSettings } from './factories/widget-finders.ts';
 import { createCast, firstWorkspaceId } from './factories/workspaces.ts';
@@ -23,6 +24,7 @@ import { multipart } from './helpers/multipart.ts';
 const TIMEOUT_MS = 3_000;
 /** Slack for a loaded machine on top of a bound. */
 const SLACK_MS = 2_000;
+const CHUNKED_FROM = 5;
 
 const UNAVAILABLE = {
   message: 'The file storage is temporarily unavailable. Try again shortly.',
@@ -58,7 +60,13 @@ beforeAll(async () => {
   fake = await startFakeS3();
   proxy = await startFaultProxy(fake.endpoint);
   ctx = await createTestContext({
-    env: { ...fake.env, S3_ENDPOINT: proxy.url, S3_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: {
+      ...fake.env,
+      S3_ENDPOINT: proxy.url,
+      S3_TIMEOUT_MS: String(TIMEOUT_MS),
+      // A finder of this many locations is published chunked (below); the others have none.
+      PUBLISH_CHUNKED_FROM: String(CHUNKED_FROM),
+    },
     logger: createLogger({ logLevel: 'warn' }, sink),
   });
   bucket = createS3Storage({
@@ -151,6 +159,45 @@ describe('publishing (POST /ext/finders/details/{key}/sync)', () => {
     // The call's deadline or the socket's idle bound, whichever fired first (both are 3 s here).
     expect(['timeout', 'TimeoutError']).toContain(line?.reason);
     expect(await publications(finder.id)).toEqual([]);
+
+    await proxy.heal();
+    expect((await publish(finder.token)).statusCode).toBe(200);
+  });
+
+  it('S3 frozen under a chunked publish: 503 after one deadline (the published index is read first), then it recovers', async () => {
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const rows = await ctx.deps.db
+      .insert(locationsTable)
+      .values(
+        Array.from({ length: CHUNKED_FROM * 2 }, (_, i) => ({
+          workspaceId: cast.workspaceId,
+          title: `Store ${i}`,
+          lat: 48 + i / 10,
+          lng: 2 + i / 10,
+        })),
+      )
+      .returning({ id: locationsTable.id });
+    await setOwnLocations(
+      ctx.deps,
+      finder.id,
+      rows.map((row) => row.id),
+    );
+    const first = await publish(finder.token);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await storedPointer(finder.token)).toMatchObject({ fileExists: true });
+
+    await setFinderSettings(ctx.deps, finder.id, [{ key: 'units', value: 'mi' }]);
+    proxy.freeze();
+    const from = logLines.length;
+    const { result: res, ms } = await timed(() => publish(finder.token));
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual(UNAVAILABLE);
+    expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
+    expect(ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
+    expect(logged(from, 'storage unavailable')).toEqual([expect.objectContaining({ operation: 'get' })]);
+    expect((await publications(finder.id)).map((row) => row.hash)).toEqual([
+      (first.json() as { hash: string }).hash,
+    ]);
 
     await proxy.heal();
     expect((await publish(finder.token)).statusCode).toBe(200);

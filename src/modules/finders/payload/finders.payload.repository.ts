@@ -481,13 +481,13 @@ export function createFinderPayloadRepository(db: Database) {
     /**
      * What a publish writes: the single payload (as build), or from `chunkedFrom` locations on
      * (null: never) the files of a chunked publish (chunked/chunked.files.ts), the locations
-     * split into areas (chunked/chunked.areas.ts), taking what it can from the `published`
-     * index. Undefined for an unknown token.
+     * split into areas (chunked/chunked.areas.ts), taking what it can from the index
+     * `published` reads (asked for by a chunked build only). Undefined for an unknown token.
      */
     async buildForPublish(
       token: string,
       chunkedFrom: number | null,
-      published?: PublishedIndex,
+      published?: () => Promise<PublishedIndex | undefined>,
     ): Promise<PublishedBuild | undefined> {
       return withSnapshot(token, async (tx, finder) => {
         // The positions first: they count the locations, and a chunked publish cuts its areas by them.
@@ -503,6 +503,10 @@ export function createFinderPayloadRepository(db: Database) {
             MAX_AREA_LOCATIONS,
           ).map((group) => ({ ids: group, bounds: null, radiusKm: null })),
         ];
+        // The published index is read from storage while the documents are built; a failure
+        // (handled here so that it is not unhandled meanwhile) fails the build where it is awaited.
+        const previous = published?.();
+        previous?.catch(() => {});
         const areaIds = areas.flatMap((area) => area.ids.map(String));
         const groups = areas.flatMap((area, group) => area.ids.map(() => group));
         const slices = await readDocuments(tx, finder, areaIds, groups);
@@ -527,7 +531,7 @@ export function createFinderPayloadRepository(db: Database) {
             bounds: area.bounds,
             radiusKm: area.radiusKm,
           })),
-          published,
+          await previous,
         );
         return { kind: 'chunked', ...builtParts(finder, slices), ...files };
       });

@@ -39,6 +39,16 @@ export async function removePublishedFiles(storage: Storage, token: string): Pro
   await storage.deletePrefix(finderFolder(token));
 }
 
+/** A stored file's JSON; undefined when it is missing or not JSON. */
+function jsonOf(file: { body: Buffer } | undefined): unknown {
+  if (!file) return undefined;
+  try {
+    return JSON.parse(file.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 interface FinderPayloadServiceDeps {
   db: Database;
   repository: FinderPayloadRepository;
@@ -63,22 +73,23 @@ export function createFinderPayloadService({
   chunkedFrom = null,
   now = () => new Date(),
 }: FinderPayloadServiceDeps) {
-  /** The published version's manifest and the pointer's URL of it, when it is chunked and can be read. */
+  /**
+   * The published version's manifest, when it is chunked and of its shape; undefined when
+   * there is none, or a file is missing or not JSON. A storage failure is not swallowed: the
+   * publish would meet it again at its first write, after another wait.
+   */
   async function publishedManifest(
     token: string,
-  ): Promise<{ manifest: { chunked: ChunkedManifest } & Record<string, unknown> } | undefined> {
-    try {
-      const pointer = await storage.get(pointerKey(token));
-      const url = pointer && (JSON.parse(pointer.body.toString('utf8')) as { url?: unknown }).url;
-      if (typeof url !== 'string' || !/^v\/[0-9a-f]{40}\.json$/.test(url)) return undefined;
-      const file = await storage.get(`${finderFolder(token)}${url}`);
-      const manifest = file && (JSON.parse(file.body.toString('utf8')) as Record<string, unknown>);
-      const chunked = manifest?.chunked as ChunkedManifest | undefined;
-      if (!chunked || typeof chunked.index !== 'string' || !Array.isArray(chunked.areas)) return undefined;
-      return { manifest: manifest as { chunked: ChunkedManifest } & Record<string, unknown> };
-    } catch {
-      return undefined;
-    }
+  ): Promise<({ chunked: ChunkedManifest } & Record<string, unknown>) | undefined> {
+    const pointer = jsonOf(await storage.get(pointerKey(token))) as { url?: unknown } | undefined;
+    const url = pointer?.url;
+    if (typeof url !== 'string' || !/^v\/[0-9a-f]{40}\.json$/.test(url)) return undefined;
+    const manifest = jsonOf(await storage.get(`${finderFolder(token)}${url}`)) as
+      | Record<string, unknown>
+      | undefined;
+    const chunked = manifest?.chunked as ChunkedManifest | undefined;
+    if (!chunked || typeof chunked.index !== 'string' || !Array.isArray(chunked.areas)) return undefined;
+    return manifest as { chunked: ChunkedManifest } & Record<string, unknown>;
   }
 
   /**
@@ -86,7 +97,7 @@ export function createFinderPayloadService({
    * when it is not, or cannot be read (then every file is written again).
    */
   async function publishedChunkedFiles(token: string): Promise<Set<string>> {
-    const chunked = (await publishedManifest(token))?.manifest.chunked;
+    const chunked = (await publishedManifest(token))?.chunked;
     if (!chunked) return new Set();
     const named = [chunked.index, ...chunked.areas.map((area) => area[0])];
     if (chunked.clusters) named.push(chunked.clusters.path);
@@ -100,14 +111,10 @@ export function createFinderPayloadService({
    * an index that is no longer the published one is still right for them.
    */
   async function publishedIndex(token: string): Promise<PublishedIndex | undefined> {
-    const published = await publishedManifest(token);
-    if (!published) return undefined;
-    try {
-      const index = await storage.get(chunkedFileKey(token, published.manifest.chunked.index));
-      return index && readPublishedIndex(published.manifest, JSON.parse(index.body.toString('utf8')));
-    } catch {
-      return undefined;
-    }
+    const manifest = await publishedManifest(token);
+    if (!manifest) return undefined;
+    const index = jsonOf(await storage.get(chunkedFileKey(token, manifest.chunked.index)));
+    return index === undefined ? undefined : readPublishedIndex(manifest, index);
   }
 
   async function accessibleFinder(actor: Actor, token: string) {
@@ -136,8 +143,10 @@ export function createFinderPayloadService({
      */
     async publish(actor: Actor, token: string): Promise<PublishResult> {
       const finder = await accessibleFinder(actor, token);
-      const published = chunkedFrom === null ? undefined : await publishedIndex(finder.token);
-      const built = await repository.buildForPublish(finder.token, chunkedFrom, published);
+      // Read only by a chunked build: a single file's publish touches storage only to write.
+      const built = await repository.buildForPublish(finder.token, chunkedFrom, () =>
+        publishedIndex(finder.token),
+      );
       if (!built) throw createFinderNotFoundError();
       const body = built.kind === 'single' ? built.json : built.manifest;
       const hash = sha1Hex(body);
