@@ -311,21 +311,19 @@ async function readSlice(
 }
 
 /**
- * The finder's locations with their positions, in no particular order (a chunked publish
- * orders them by area): one row of three comma-separated lists, where a row per location cost
- * postgres.js a tenth of a publish at 100,000 locations. PostgreSQL looks each location up by
- * its key, not knowing how many the finder shows: at 100,000 a hash join took half the CPU
- * (260 against 550 ms), but for a small finder in a large table it would read the whole table.
+ * The positions of `ids` (a chunked publish cuts its areas by them): one row of three
+ * comma-separated lists, where a row per location cost postgres.js a tenth of a publish at
+ * 100,000 locations.
  */
 async function readPositions(
   tx: SqlClient,
-  finder: FinderPart,
+  ids: string[],
 ): Promise<{ placed: PlacedLocation[]; unplaced: number[] }> {
   const [row] = await rowsOn<{ ids: string | null; lats: string | null; lngs: string | null }>(
     tx,
-    sql`select string_agg(l.id::text, ',') as ids, string_agg(coalesce(l.lat::text, ''), ',') as lats,
-      string_agg(coalesce(l.lng::text, ''), ',') as lngs
-    from locations l where l.id in (select location_id from (${shownLocations(finder.finder_id, finder.map_id)}) shown)`,
+    sql`select string_agg(id::text, ',') as ids, string_agg(coalesce(lat::text, ''), ',') as lats,
+      string_agg(coalesce(lng::text, ''), ',') as lngs
+    from locations where id = any(string_to_array(${ids.join(',')}, ',')::int[])`,
   );
   const placed: PlacedLocation[] = [];
   const unplaced: number[] = [];
@@ -434,10 +432,14 @@ export function createFinderPayloadRepository(db: Database) {
     }
   }
 
-  /** The single payload document of the finder's locations. */
-  async function singleBuild(tx: SqlClient, finder: FinderPart): Promise<BuiltPayload> {
+  /** The finder's location ids in payload order. */
+  async function payloadIds(tx: SqlClient, finder: FinderPart): Promise<string[]> {
     const [listed] = await rowsOn<LocationIdsRow>(tx, locationIdsStatement(finder.finder_id, finder.map_id));
-    const ids = listed?.location_ids ? listed.location_ids.split(',') : [];
+    return listed?.location_ids ? listed.location_ids.split(',') : [];
+  }
+
+  /** The single payload document of the locations of `ids`. */
+  async function singleBuild(tx: SqlClient, finder: FinderPart, ids: string[]): Promise<BuiltPayload> {
     const slices = await readDocuments(tx, finder, ids);
     const frame = documentFrame(finder, await tailLists(tx, slices));
     // Every chunk of every slice, in payload order, commas between them.
@@ -475,7 +477,7 @@ export function createFinderPayloadRepository(db: Database) {
      * an exported snapshot), so the document is as consistent as one statement's.
      */
     async build(token: string): Promise<BuiltPayload | undefined> {
-      return withSnapshot(token, singleBuild);
+      return withSnapshot(token, async (tx, finder) => singleBuild(tx, finder, await payloadIds(tx, finder)));
     },
 
     /**
@@ -490,12 +492,11 @@ export function createFinderPayloadRepository(db: Database) {
       published?: () => Promise<PublishedIndex | undefined>,
     ): Promise<PublishedBuild | undefined> {
       return withSnapshot(token, async (tx, finder) => {
-        // The positions first: they count the locations, and a chunked publish cuts its areas by them.
-        const { placed, unplaced } =
-          chunkedFrom === null ? { placed: [], unplaced: [] } : await readPositions(tx, finder);
-        if (chunkedFrom === null || placed.length + unplaced.length < chunkedFrom) {
-          return { kind: 'single', ...(await singleBuild(tx, finder)) };
+        const ids = await payloadIds(tx, finder);
+        if (chunkedFrom === null || ids.length < chunkedFrom) {
+          return { kind: 'single', ...(await singleBuild(tx, finder, ids)) };
         }
+        const { placed, unplaced } = await readPositions(tx, ids);
         const areas = [
           ...splitIntoAreas(placed),
           ...chunksOf(
