@@ -8,8 +8,9 @@
 //   in a child process, against the listening app) beside a bare node:http server sending the
 //   same compressed bytes from memory, and their ratio; with BENCH_REDIS_URL also through a
 //   Redis-sharing cache (one MGET per request);
-// - publish time at 10,000 and 100,000 locations (local storage driver, which also writes the
-//   version file's gzip and br forms), and the version file's bytes as /cdn sends it;
+// - publish time at 10,000 and 100,000 locations (local storage driver, which makes the version
+//   file's gzip and br forms at their first request), and the version file's bytes as /cdn
+//   sends it (its first request in each coding makes that form);
 // - a chunked publish of the 100,000 (PUBLISH_CHUNKED_FROM): the first, again unchanged, after
 //   editing the 1,000 locations nearest one point and after editing 1,000 spread over the
 //   chain, each with the files and bytes it uploaded;
@@ -303,7 +304,7 @@ async function main() {
       console.log(
         `  ${label.padEnd(18)} median ${ms(median(times))} of 3 (${(version!.body.length / 1024 / 1024).toFixed(1)} MiB)`,
       );
-      // The version file as /cdn sends it: the forms the local driver wrote with it.
+      // The version file as /cdn sends it: the forms the local driver makes at the first request.
       const sent = await Promise.all(
         ['identity', 'gzip', 'br'].map(async (coding) => {
           const response = await app.inject({

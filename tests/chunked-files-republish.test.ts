@@ -5,6 +5,7 @@
 // a tag, hours), an area's locations moved, or the manifest's lists changed (then nothing is
 // taken). A published index of another shape is not used.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sha1Hex } from '../src/lib/crypto.ts';
 import type { Refinement } from '../src/lib/refinements.ts';
 import { splitIntoAreas } from '../src/modules/finders/payload/chunked/chunked.areas.ts';
 import {
@@ -94,12 +95,25 @@ function publishOf(docs: Doc[], frame = baseFrame, published?: PublishedIndex): 
   );
 }
 
-/** The published index of a publish, as the service reads it back from storage. */
+/** The published index of a publish, as the service reads it back from storage (with the summaries' bytes). */
 function indexOf(publish: ChunkedPublish): PublishedIndex {
-  const manifest = JSON.parse(publish.manifest.toString('utf8')) as { chunked: { index: string } };
-  const index = publish.files.find((file) => file.path === manifest.chunked.index)!;
-  return readPublishedIndex(manifest, JSON.parse(index.body.toString('utf8')))!;
+  const manifest = JSON.parse(publish.manifest.toString('utf8')) as {
+    chunked: { index: string; clusters: { path: string } };
+  };
+  const fileOf = (path: string) => publish.files.find((file) => file.path === path)!;
+  return readPublishedIndex(
+    manifest,
+    JSON.parse(fileOf(manifest.chunked.index).body.toString('utf8')),
+    fileOf(manifest.chunked.clusters.path).body,
+  )!;
 }
+
+const clustersOf = (publish: ChunkedPublish) =>
+  (
+    JSON.parse(publish.manifest.toString('utf8')) as {
+      chunked: { clusters: { max_zoom: number; path: string } };
+    }
+  ).chunked.clusters;
 
 /** The area documents parsed while `run` builds (JSON.parse of an array's text). */
 function areasParsed(run: () => void): number {
@@ -169,6 +183,51 @@ describe('a republish from the published index', () => {
       );
       same(reused!, fresh);
     }
+  });
+
+  it('keeps the published cluster summaries while no position changed', () => {
+    const docs = makeDocs();
+    const published = indexOf(publishOf(docs));
+    // Summaries that clustering these positions would not give: kept, they show in the manifest.
+    const body = Buffer.from('{"count":[[1]],"x":[[1]],"y":[[1]]}');
+    const marked = { ...published, clusters: { path: `s/${sha1Hex(body)}.json`, body, maxZoom: 0 } };
+    const edited = makeDocs();
+    edited[10]!.title = 'Renamed';
+    edited[500]!.tags = ['rare'];
+    const kept = publishOf(edited, baseFrame, marked);
+    expect(clustersOf(kept)).toEqual({ max_zoom: 0, path: marked.clusters.path });
+    expect(kept.files.find((file) => file.path === marked.clusters.path)?.body).toEqual(body);
+    // Other lists (the bitsets start afresh) leave the positions, and the summaries, as they were.
+    expect(clustersOf(publishOf(edited, { ...baseFrame, tags: TAGS.slice(1) }, marked)).path).toBe(
+      marked.clusters.path,
+    );
+
+    const moved = makeDocs();
+    moved[2000]!.lat = 54.9;
+    expect(clustersOf(publishOf(moved, baseFrame, marked))).toEqual(clustersOf(publishOf(moved)));
+    const gone = makeDocs().filter((_, i) => i !== 2000);
+    expect(clustersOf(publishOf(gone, baseFrame, marked))).toEqual(clustersOf(publishOf(gone)));
+  });
+
+  it('takes no published summaries whose bytes are not the file the manifest names', () => {
+    const publish = publishOf(makeDocs());
+    const manifest = JSON.parse(publish.manifest.toString('utf8')) as {
+      chunked: { index: string; clusters: { path: string; max_zoom: number } };
+    } & Record<string, unknown>;
+    const index = JSON.parse(
+      publish.files.find((file) => file.path === manifest.chunked.index)!.body.toString(),
+    );
+    const body = publish.files.find((file) => file.path === manifest.chunked.clusters.path)!.body;
+    expect(readPublishedIndex(manifest, index, body)?.clusters?.path).toBe(manifest.chunked.clusters.path);
+    expect(readPublishedIndex(manifest, index)?.clusters).toBeUndefined();
+    expect(readPublishedIndex(manifest, index, Buffer.from(`${body} `))?.clusters).toBeUndefined();
+    const { clusters, ...withoutClusters } = manifest.chunked;
+    expect(clusters).toBeDefined();
+    expect(
+      readPublishedIndex({ ...manifest, chunked: withoutClusters }, index, body)?.clusters,
+    ).toBeUndefined();
+    const noZoom = { ...manifest, chunked: { ...manifest.chunked, clusters: { path: clusters.path } } };
+    expect(readPublishedIndex(noZoom, index, body)?.clusters).toBeUndefined();
   });
 
   it('reads no published index of another shape', () => {

@@ -1,6 +1,7 @@
 // Compressed answers outside the widget payload (docs/api.md, Storage and CDN; Frame): /cdn files
-// of the local storage driver (JSON and text kept gzip- and br-compressed beside the file when
-// written, a published payload included) and /openapi.json (compressed once per process). Each:
+// of the local storage driver (JSON and text kept gzip- and br-compressed beside the file, made
+// at the first request for an immutable file such as a published version, when written for
+// others) and /openapi.json (compressed once per process). Each:
 // the coding Accept-Encoding picks, Vary, Content-Length, HEAD, and bodies that decode to the
 // identity bytes. /widget.js is in tests/widget/widget-route.test.ts, the payload route in
 // tests/finder-cache.test.ts.
@@ -60,8 +61,54 @@ describe('/cdn (local storage driver)', () => {
     });
   });
 
-  it('keeps the gzip and br forms beside the file, written with it', () => {
-    expect(filesBeside(key)).toEqual(['.abc.json.br', '.abc.json.gz', '.abc.json.meta.json', 'abc.json']);
+  it('makes the forms of an immutable file at their first request, once, and keeps them beside it', async () => {
+    const first = 'finders/tok123/v/first.json';
+    await ctx.deps.storage.put(first, bigJson, {
+      contentType: 'application/json',
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
+    expect(filesBeside(first).filter((name) => name.includes('first'))).toEqual([
+      '.first.json.meta.json',
+      'first.json',
+    ]);
+    // Requests arriving together each get the form (made once for them); later ones read it as kept.
+    const together = await Promise.all(
+      [1, 2, 3].map(() => get(`/cdn/${first}`, { 'accept-encoding': 'br' })),
+    );
+    const later = await get(`/cdn/${first}`, { 'accept-encoding': 'br' });
+    for (const res of [...together, later]) {
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(res.rawPayload).equals(bigJson)).toBe(true);
+      expect(res.rawPayload.equals(later.rawPayload)).toBe(true);
+    }
+    expect(filesBeside(first).filter((name) => name.includes('first'))).toEqual([
+      '.first.json.br',
+      '.first.json.meta.json',
+      'first.json',
+    ]);
+    await get(`/cdn/${first}`, { 'accept-encoding': 'gzip' });
+    expect(filesBeside(first).filter((name) => name.includes('first'))).toEqual([
+      '.first.json.br',
+      '.first.json.gz',
+      '.first.json.meta.json',
+      'first.json',
+    ]);
+  });
+
+  it('sends a tiny immutable file as it is, keeping no form larger than it', async () => {
+    const tiny = 'finders/tok123/v/tiny.json';
+    await ctx.deps.storage.put(tiny, Buffer.from('{}'), {
+      contentType: 'application/json',
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
+    const res = await get(`/cdn/${tiny}`, { 'accept-encoding': 'br, gzip' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe('{}');
+    expect(filesBeside(tiny).filter((name) => name.includes('tiny'))).toEqual([
+      '.tiny.json.meta.json',
+      'tiny.json',
+    ]);
   });
 
   it('sends JSON br, gzip or as it is by Accept-Encoding, decoding to the stored bytes', async () => {

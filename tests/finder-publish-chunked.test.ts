@@ -343,6 +343,39 @@ describe('a chunked publish', () => {
     }
   });
 
+  it('writes again the files a tampered manifest does not name, and answers', async () => {
+    const pointer = (await cdn(`finders/${finder.token}/config.json`)).json() as { url: string };
+    const manifest = await manifestOf(finder.token);
+    // A manifest tampered with in the bucket: paths out of the folder, or not of our form.
+    for (const [index, clusters] of [
+      ['../../../config.json', { max_zoom: 3, path: '../s.json' }],
+      ['i/not-a-hash.json', { max_zoom: 3, path: 's/x.json' }],
+    ] as const) {
+      const tampered = { ...manifest, chunked: { ...manifest.chunked, index, clusters } };
+      await ctx.deps.storage.put(
+        `finders/${finder.token}/${pointer.url}`,
+        Buffer.from(JSON.stringify(tampered)),
+        {
+          contentType: 'application/json',
+          cacheControl: 'public, max-age=31536000, immutable',
+        },
+      );
+      const put = vi.spyOn(ctx.deps.storage, 'put');
+      try {
+        await publish(finder.token);
+        const keys = put.mock.calls.map(([key]) => String(key));
+        // The files the tampered manifest does not name are written again: the index, the summaries.
+        expect(keys.filter((key) => key.includes('/v/i/'))).toHaveLength(1);
+        expect(keys.filter((key) => key.includes('/v/s/'))).toHaveLength(1);
+      } finally {
+        put.mockRestore();
+      }
+      const after = await manifestOf(finder.token);
+      expect(after.chunked.index).toBe(manifest.chunked.index);
+      expect(after.chunked.clusters).toEqual(manifest.chunked.clusters);
+    }
+  });
+
   it('keeps the single file for a finder under the threshold', async () => {
     const hash = await publish(small.token);
     const file = (await cdn(`finders/${small.token}/v/${hash}.json`)).json() as { locations: unknown[] };

@@ -98,13 +98,25 @@ export interface EncodedBody {
   br?: Buffer;
 }
 
+/** Its form in one coding, compressed off the event loop (zlib's thread pool). */
+export function compressTo(
+  identity: Buffer,
+  coding: Exclude<ContentCoding, 'identity'>,
+  effort: CompressionEffort,
+): Promise<Buffer> {
+  const options = compressionOptions(effort, identity.length);
+  return coding === 'gzip' ? gzipAsync(identity, options.gzip) : brotliAsync(identity, options.br);
+}
+
 /** Its gzip and br forms, compressed off the event loop (zlib's thread pool). */
 export async function compressBody(
   identity: Buffer,
   effort: CompressionEffort,
 ): Promise<Required<EncodedBody>> {
-  const options = compressionOptions(effort, identity.length);
-  const [gz, br] = await Promise.all([gzipAsync(identity, options.gzip), brotliAsync(identity, options.br)]);
+  const [gz, br] = await Promise.all([
+    compressTo(identity, 'gzip', effort),
+    compressTo(identity, 'br', effort),
+  ]);
   return { identity, gzip: gz, br };
 }
 

@@ -56,7 +56,7 @@ const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
   // Not a date (null, or missing from an older payload): not known.
-  const reopeningDay = dayNumber(schedule.reopens_on ?? '');
+  const reopeningDay = schedule.reopens_on ? dayNumber(schedule.reopens_on) : undefined;
   if (schedule.temporarily_closed && reopeningDay === undefined) {
     return { state: 'temporarily_closed', reopens_on: null };
   }
@@ -153,7 +153,8 @@ function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index:
   const intervals = special ? special[1] : schedule.hours?.[table.weekdays[index]!];
   if (!Array.isArray(intervals)) return null;
   // Thousands of locations share a few days' hours: each is turned into instants once per day.
-  const key = intervals.join();
+  // Most days have one interval, its own key (no string to build).
+  const key = intervals.length === 1 ? intervals[0]! : intervals.join();
   let instants = table.days[index]!.get(key);
   if (instants !== undefined) return instants;
   const midnight = table.today + day * DAY;

@@ -1,12 +1,21 @@
 // The `local` driver: files under STORAGE_DIR, one per key at the same relative path, served by
 // the /cdn route (src/modules/cdn/cdn.routes.ts) with the headers they were stored with. Text and
-// JSON are also kept gzip- and br-compressed beside the file, made once when it is written: the
-// published payload versions are written once and read by every visitor, and at 10,000
-// locations they are megabytes, too large to compress per request (docs/api.md, Storage and CDN).
+// JSON are also kept gzip- and br-compressed beside the file, each form made once: the published
+// payload versions are read by every visitor, and at 10,000 locations they are megabytes, too
+// large to compress per request. A file written as immutable gets its forms at its first request
+// for them, as a CDN compresses at its edge: a chunked publish writes hundreds of area files of
+// which a visitor reads a few, and compressing all of them was a third of the publish. Others
+// get theirs when written (docs/api.md, Storage and CDN).
 import { mkdir, readFile, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomic } from '../atomic-write.ts';
-import { CONTENT_CODINGS, type ContentCoding, chooseContentCoding, compressBody } from '../content-coding.ts';
+import {
+  CONTENT_CODINGS,
+  type ContentCoding,
+  chooseContentCoding,
+  compressBody,
+  compressTo,
+} from '../content-coding.ts';
 import { assertStorageKey, folderOf, InvalidStorageKeyError, publicUrlFor } from './keys.ts';
 import type { Storage } from './types.ts';
 
@@ -18,10 +27,17 @@ interface LocalMeta {
   cacheControl?: string;
   /** The compressed forms kept beside the file (`.{name}.gz`, `.{name}.br`). */
   encodings?: Compressed[];
+  /** The forms are made at their first request (an immutable file) and kept when smaller. */
+  compressOnRead?: boolean;
 }
 
 /** Types worth compressing: JSON (payloads, pointers), JavaScript and text. */
 const COMPRESSIBLE_TYPE = /^\s*(text\/|application\/(json|javascript)\b|[^;\s]*\+json\b)/i;
+/**
+ * Cache-Control's promise that the bytes under the key never change (a key named by its
+ * content's hash): a form made at any time is the form of those bytes.
+ */
+const IMMUTABLE = /(^|,)\s*immutable\s*(,|$)/i;
 const SUFFIX: Record<Compressed, string> = { gzip: '.gz', br: '.br' };
 
 const contentTypeByExtension: Record<string, string> = {
@@ -80,13 +96,40 @@ export function createLocalStorage(options: { dir: string; cdnUrl: string }): St
     return text ? (JSON.parse(text.toString('utf8')) as LocalMeta) : {};
   }
 
+  /** Forms being made, by path: requests arriving meanwhile wait for the same one. */
+  const making = new Map<string, Promise<Buffer | undefined>>();
+
+  /**
+   * The form of an immutable file, made now and kept beside it; undefined when the file is gone
+   * or the form would not be smaller (that request then gets the file itself).
+   */
+  function formOnRead(file: string, coding: Compressed): Promise<Buffer | undefined> {
+    const form = formOf(file, coding);
+    let made = making.get(form);
+    if (!made) {
+      made = (async () => {
+        const body = await readIfPresent(file);
+        if (!body) return undefined;
+        const compressed = await compressTo(body, coding, 'fast');
+        if (compressed.length >= body.length) return undefined;
+        // Not kept (the folder went meanwhile, the disk is full): the next request makes it again.
+        await writeAtomic(form, compressed).catch(() => {});
+        return compressed;
+      })().finally(() => making.delete(form));
+      making.set(form, made);
+    }
+    return made;
+  }
+
   return {
     driver: 'local',
 
     async put(key, body, { contentType, cacheControl }) {
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
-      const compressed = COMPRESSIBLE_TYPE.test(contentType) ? await compressBody(body, 'fast') : undefined;
+      const compressible = COMPRESSIBLE_TYPE.test(contentType);
+      const compressOnRead = compressible && IMMUTABLE.test(cacheControl ?? '');
+      const compressed = compressible && !compressOnRead ? await compressBody(body, 'fast') : undefined;
       const encodings = COMPRESSED.filter((coding) => compressed && compressed[coding].length < body.length);
       // Forms first, then the metadata naming them, then the file: a reader that sees the new
       // metadata finds its forms.
@@ -95,6 +138,7 @@ export function createLocalStorage(options: { dir: string; cdnUrl: string }): St
         contentType,
         ...(cacheControl ? { cacheControl } : {}),
         ...(encodings.length > 0 ? { encodings } : {}),
+        ...(compressOnRead ? { compressOnRead } : {}),
       };
       await writeAtomic(metaOf(file), JSON.stringify(meta));
       await writeAtomic(file, body);
@@ -108,7 +152,7 @@ export function createLocalStorage(options: { dir: string; cdnUrl: string }): St
       const file = fileOf(key);
       const meta = await readMeta(file);
       const codings = CONTENT_CODINGS.filter(
-        (coding) => coding === 'identity' || meta.encodings?.includes(coding),
+        (coding) => coding === 'identity' || meta.compressOnRead || meta.encodings?.includes(coding),
       );
       const headers = {
         contentType:
@@ -120,8 +164,10 @@ export function createLocalStorage(options: { dir: string; cdnUrl: string }): St
       };
       const coding = chooseContentCoding(options.acceptEncoding, codings);
       if (coding !== 'identity') {
-        // Missing only while a write replaces it: the file itself then answers.
-        const form = await readIfPresent(formOf(file, coding));
+        // Missing while a write replaces it (the file itself then answers), or not made yet.
+        const form =
+          (await readIfPresent(formOf(file, coding))) ??
+          (meta.compressOnRead ? await formOnRead(file, coding) : undefined);
         if (form) return { ...headers, body: form, contentEncoding: coding };
       }
       const body = await readIfPresent(file);

@@ -27,6 +27,9 @@ export const pointerKey = (token: string) => `finders/${token}/config.json`;
 export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
 /** A file of a chunked publish, by its path relative to the manifest (`c/`, `i/`, `s/{sha1}.json`). */
 export const chunkedFileKey = (token: string, path: string) => `finders/${token}/v/${path}`;
+/** A path a chunked publish writes in `folder` (`i/{sha1}.json`...): anything else names no file of ours. */
+const isChunkedPath = (path: unknown, folder: 'c' | 'i' | 's'): path is string =>
+  typeof path === 'string' && path.startsWith(`${folder}/`) && /^.\/[0-9a-f]{40}\.json$/.test(path);
 /** Files of a chunked publish written at once. */
 const UPLOAD_CONCURRENCY = 8;
 
@@ -113,8 +116,13 @@ export function createFinderPayloadService({
   async function publishedIndex(token: string): Promise<PublishedIndex | undefined> {
     const manifest = await publishedManifest(token);
     if (!manifest) return undefined;
-    const index = jsonOf(await storage.get(chunkedFileKey(token, manifest.chunked.index)));
-    return index === undefined ? undefined : readPublishedIndex(manifest, index);
+    const { index: indexPath, clusters } = manifest.chunked;
+    if (!isChunkedPath(indexPath, 'i')) return undefined;
+    const [index, summaries] = await Promise.all([
+      storage.get(chunkedFileKey(token, indexPath)).then(jsonOf),
+      isChunkedPath(clusters?.path, 's') ? storage.get(chunkedFileKey(token, clusters.path)) : undefined,
+    ]);
+    return index === undefined ? undefined : readPublishedIndex(manifest, index, summaries?.body);
   }
 
   async function accessibleFinder(actor: Actor, token: string) {

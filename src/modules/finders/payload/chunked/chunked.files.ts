@@ -137,6 +137,11 @@ export interface PublishedIndex {
   schedules: OpeningSchedule[];
   /** Each schedule's JSON, as add keys it. */
   scheduleKeys: string[];
+  /**
+   * The published cluster summaries, when the manifest names them and their bytes were read:
+   * they depend on the positions alone, so a build whose positions are the same keeps them.
+   */
+  clusters?: ChunkedFile & { maxZoom: number };
 }
 
 const isNumberList = (value: unknown): value is number[] =>
@@ -150,11 +155,25 @@ function sums(values: number[]): number[] {
   return values.map((value) => (sum += value));
 }
 
+/** The manifest's cluster summaries with their bytes, when these are what the manifest names. */
+function publishedClusters(chunked: unknown, body: Buffer | undefined): PublishedIndex['clusters'] {
+  const { path, max_zoom: maxZoom } = ((chunked as ChunkedManifest | undefined)?.clusters ?? {}) as Partial<
+    NonNullable<ChunkedManifest['clusters']>
+  >;
+  if (!body || typeof path !== 'string' || !Number.isInteger(maxZoom)) return undefined;
+  return path === `s/${sha1Hex(body)}.json` ? { path, body, maxZoom: maxZoom! } : undefined;
+}
+
 /**
- * A published manifest and its index (both parsed JSON) as PublishedIndex; undefined when
- * either is not of the shape this module writes, which a republish then does without.
+ * A published manifest and its index (both parsed JSON) and the bytes of the cluster
+ * summaries it names, as PublishedIndex; undefined when the manifest or the index is not of
+ * the shape this module writes, which a republish then does without.
  */
-export function readPublishedIndex(manifest: unknown, index: unknown): PublishedIndex | undefined {
+export function readPublishedIndex(
+  manifest: unknown,
+  index: unknown,
+  clusters?: Buffer,
+): PublishedIndex | undefined {
   const {
     tags,
     sets,
@@ -221,6 +240,7 @@ export function readPublishedIndex(manifest: unknown, index: unknown): Published
       schedule,
       schedules: schedules as OpeningSchedule[],
       scheduleKeys: schedules.map((opening) => JSON.stringify(opening)),
+      clusters: publishedClusters(chunked, clusters),
     };
   } catch {
     // A tag or set without its slug or id.
@@ -309,6 +329,13 @@ function createIndex(frame: PayloadFrame) {
       return ids.length;
     },
 
+    /** Whether the located locations are those of `published`, at the same positions and in the same order. */
+    samePositions(published: PublishedIndex): boolean {
+      const same = (mine: number[], theirs: number[]) =>
+        mine.length === theirs.length && mine.every((value, i) => value === theirs[i]);
+      return same(lat, published.lat) && same(lng, published.lng);
+    },
+
     /** The positions of the located locations, in index order, rounded as the index writes them. */
     positions(): { lat: number; lng: number }[] {
       return lat.map((scaledLat, i) => ({
@@ -371,8 +398,10 @@ export function chunkedFiles(
   const index = indexed.body();
   const indexPath = `i/${sha1Hex(index.body)}.json`;
   files.push({ path: indexPath, body: index.body });
-  const summaries = clusterSummaries(indexed.positions(), INDEX_COORDINATE_SCALE);
-  const summariesPath = `s/${sha1Hex(summaries.body)}.json`;
+  // Clustering 100,000 positions is a twentieth of a republish; most republishes move none.
+  const kept = published?.clusters && indexed.samePositions(published) ? published.clusters : undefined;
+  const summaries = kept ?? clusterSummaries(indexed.positions(), INDEX_COORDINATE_SCALE);
+  const summariesPath = kept?.path ?? `s/${sha1Hex(summaries.body)}.json`;
   files.push({ path: summariesPath, body: summaries.body });
   const { advanced_refinements, authorized_urls, custom_fields, id, name, sets, settings, tags, token } =
     frame;
