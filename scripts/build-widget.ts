@@ -45,6 +45,7 @@ const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'bits.ts'),
   path.join(projectRoot, 'src', 'lib', 'clusters.ts'),
   path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
+  path.join(projectRoot, 'src', 'lib', 'deltas.ts'),
   path.join(projectRoot, 'src', 'lib', 'geo.ts'),
   path.join(projectRoot, 'src', 'lib', 'refinements.ts'),
   path.join(projectRoot, 'src', 'lib', 'hours', 'hours.model.ts'),

@@ -30,6 +30,7 @@ import {
 } from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, clusterView, projectLocations } from '../lib/clusters.ts';
+import { sums } from '../lib/deltas.ts';
 import { h } from './dom.ts';
 import type { Translate } from './i18n.ts';
 import type { Lifetime } from './lifetime.ts';
@@ -44,7 +45,7 @@ import type { LatLng, Origin } from './types.ts';
 export const MAP_CSS: string = `${leafletCss}.lf-map-note{position:absolute;z-index:1000;top:8px;left:50%;transform:translateX(-50%);margin:0;padding:4px 10px;border-radius:4px;background:#fff;color:#1f2937;font-size:13px;box-shadow:0 1px 3px rgb(0 0 0/40%);pointer-events:none;white-space:nowrap}`;
 
 /** A chunked publish's cluster summaries, each level's clusters: world pixels at its zoom and counts. */
-export type ClusterSummaries = { x: number[]; y: number[]; count: number[] }[];
+export type ClusterSummaries = { x: Float64Array; y: Float64Array; count: number[] }[];
 
 /**
  * The summaries file (docs/api.md, Publishing: chunked finders) decoded, its deltas added up;
@@ -54,13 +55,6 @@ export function readSummaries(body: unknown): ClusterSummaries | undefined {
   const { count, x, y } = (body ?? {}) as Record<string, unknown>;
   if (!Array.isArray(count) || !Array.isArray(x) || !Array.isArray(y) || count.length === 0) return undefined;
   const levels: ClusterSummaries = [];
-  const sums = (deltas: number[]) => {
-    let sum = 0;
-    return deltas.map((delta) => {
-      sum += delta;
-      return sum;
-    });
-  };
   for (let zoom = 0; zoom < count.length; zoom++) {
     const columns: unknown[] = [count[zoom], x[zoom], y[zoom]];
     const length = (count[zoom] as unknown[] | undefined)?.length;

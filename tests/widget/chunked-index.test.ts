@@ -4,10 +4,11 @@
 // from the spatial index equal a brute-force ranking over 2,000 random searches; an index of
 // another shape, or one that does not match the manifest, is refused.
 import { describe, expect, it } from 'vitest';
+import { hasBit } from '../../src/lib/bits.ts';
 import { distanceKm } from '../../src/lib/geo.ts';
 import { splitIntoAreas } from '../../src/modules/finders/payload/chunked/chunked.areas.ts';
 import { chunkedFiles, type PayloadFrame } from '../../src/modules/finders/payload/chunked/chunked.files.ts';
-import { hasBit, nearestInIndex, readIndex } from '../../src/widget/chunked/index-file.ts';
+import { nearestInIndex, readIndex } from '../../src/widget/chunked/index-file.ts';
 import { readManifestAreas } from '../../src/widget/chunked/nearest-areas.ts';
 
 function random(seed: number) {

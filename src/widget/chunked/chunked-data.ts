@@ -5,13 +5,15 @@
 // index's bitsets, each distinct schedule's "open now" is computed once, and the nearest come
 // from its spatial index, only as many as the list has shown so far. Details are fetched area
 // by area, each area once, when a row, a marker or the details card needs them.
+
 import { around } from 'geokdbush';
+import { hasBit } from '../../lib/bits.ts';
 import { distanceKm, hasPosition, type LatLng } from '../../lib/geo.ts';
 import { type FilterSelection, selectionSize } from '../filter.ts';
 import { type FinderData, listedResults, type Results } from '../finder-data.ts';
 import { isScheduleOpen } from '../hours.open.ts';
 import type { ChunkedSource, FinderLocation, FinderPayload } from '../types.ts';
-import { type ChunkedIndex, hasBit, readIndex } from './index-file.ts';
+import { type ChunkedIndex, readIndex } from './index-file.ts';
 import { nearestInAreas } from './nearest-areas.ts';
 
 /** The locations the first list shows before the index has loaded. */

@@ -5,11 +5,9 @@
 // sorting all of them.
 import { around } from 'geokdbush';
 import KDBush from 'kdbush';
-import { hasBit } from '../../lib/bits.ts';
+import { sums } from '../../lib/deltas.ts';
 import type { OpeningSchedule } from '../../lib/hours/hours.model.ts';
 import type { ManifestArea } from './nearest-areas.ts';
-
-export { hasBit };
 
 /** Integers per degree in the index (the publish's INDEX_COORDINATE_SCALE). */
 const COORDINATE_SCALE = 1e5;
@@ -24,7 +22,7 @@ export interface ChunkedIndex {
   placed: number;
   lat: Float64Array;
   lng: Float64Array;
-  /** Bitsets by the manifest's tags, sets and advanced refinements (hasBit). */
+  /** Bitsets by the manifest's tags, sets and advanced refinements (src/lib/bits.ts). */
   tags: Uint8Array[];
   sets: Uint8Array[];
   refinements: Uint8Array[];
@@ -39,17 +37,6 @@ const isNumberList = (value: unknown): value is number[] =>
   Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n));
 const isTextList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((text) => typeof text === 'string');
-
-/** Each value added to the previous one: the index's delta-coded columns as values. */
-function sums(deltas: number[], scale = 1): Float64Array {
-  const values = new Float64Array(deltas.length);
-  let sum = 0;
-  for (let i = 0; i < deltas.length; i++) {
-    sum += deltas[i]!;
-    values[i] = sum / scale;
-  }
-  return values;
-}
 
 function bitsets(encoded: string[], count: number): Uint8Array[] | undefined {
   const sets: Uint8Array[] = [];

@@ -4,6 +4,7 @@
 // while the index (about 940 KB gzip at 100,000 locations) is on its way, so a visitor on a
 // phone sees where the locations are seconds earlier; from the index on it clusters itself.
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, clusterView, projectLocations } from '../../../../lib/clusters.ts';
+import { deltas } from '../../../../lib/deltas.ts';
 
 /**
  * The deepest zoom summarised, and the most clusters of all levels together: levels are
@@ -65,22 +66,10 @@ export function clusterSummaries(
     total += clusters.length;
     // Level 0 always: a world of 256 pixels holds a few dozen clusters at most.
     if (zoom > 0 && total > maxClusters) break;
-    const count: number[] = [];
-    const x: number[] = [];
-    const y: number[] = [];
-    let [lastX, lastY] = [0, 0];
-    for (const cluster of clusters) {
-      // A location on the antimeridian at 180° projects to x = world, the meridian of x = 0.
-      const px = Math.round(cluster.x) % world;
-      const py = Math.round(cluster.y);
-      count.push(cluster.members.length);
-      x.push(px - lastX);
-      y.push(py - lastY);
-      [lastX, lastY] = [px, py];
-    }
-    summaries.count.push(count);
-    summaries.x.push(x);
-    summaries.y.push(y);
+    summaries.count.push(clusters.map((cluster) => cluster.members.length));
+    // A location on the antimeridian at 180° projects to x = world, the meridian of x = 0.
+    summaries.x.push(deltas(clusters.map((cluster) => Math.round(cluster.x) % world)));
+    summaries.y.push(deltas(clusters.map((cluster) => Math.round(cluster.y))));
   }
   return { body: Buffer.from(JSON.stringify(summaries)), maxZoom: summaries.count.length - 1 };
 }

@@ -13,6 +13,7 @@
 // order throughout: the same content gives the same bytes.
 import { hasBit } from '../../../../lib/bits.ts';
 import { sha1Hex } from '../../../../lib/crypto.ts';
+import { deltas, sums } from '../../../../lib/deltas.ts';
 import type { AreaBounds } from '../../../../lib/geo.ts';
 import type { OpeningSchedule } from '../../../../lib/hours/hours.model.ts';
 import { matchesRefinement, type Refinement } from '../../../../lib/refinements.ts';
@@ -88,11 +89,6 @@ function bitset(count: number, members: readonly number[]): string {
   return bytes.toString('base64');
 }
 
-/** Each value as its difference from the previous one (the first from 0): small numbers compress well. */
-function deltas(values: number[]): number[] {
-  return values.map((value, i) => value - (i === 0 ? 0 : values[i - 1]!));
-}
-
 /** The schedule's fields of a location, or null when it has no opening information. */
 function openingOf(location: IndexedLocation): OpeningSchedule | null {
   const specialDays = location.special_days ?? [];
@@ -126,10 +122,10 @@ export interface PublishedIndex {
   frame: string;
   /** Each area file's first position in the index and its number of locations. */
   areas: Map<string, { start: number; count: number }>;
-  id: number[];
+  id: Float64Array;
   /** Scaled as written (INDEX_COORDINATE_SCALE), for the first lat.length locations. */
-  lat: number[];
-  lng: number[];
+  lat: Float64Array;
+  lng: Float64Array;
   tags: Buffer[];
   sets: Buffer[];
   refinements: Buffer[];
@@ -148,12 +144,6 @@ const isNumberList = (value: unknown): value is number[] =>
   Array.isArray(value) && value.every((entry) => typeof entry === 'number' && Number.isInteger(entry));
 const isStringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((entry) => typeof entry === 'string');
-
-/** Each value the sum of the deltas up to it (the inverse of deltas). */
-function sums(values: number[]): number[] {
-  let sum = 0;
-  return values.map((value) => (sum += value));
-}
 
 /** The manifest's cluster summaries with their bytes, when these are what the manifest names. */
 function publishedClusters(chunked: unknown, body: Buffer | undefined): PublishedIndex['clusters'] {
@@ -331,7 +321,7 @@ function createIndex(frame: PayloadFrame) {
 
     /** Whether the located locations are those of `published`, at the same positions and in the same order. */
     samePositions(published: PublishedIndex): boolean {
-      const same = (mine: number[], theirs: number[]) =>
+      const same = (mine: number[], theirs: Float64Array) =>
         mine.length === theirs.length && mine.every((value, i) => value === theirs[i]);
       return same(lat, published.lat) && same(lng, published.lng);
     },
