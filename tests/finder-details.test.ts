@@ -6,7 +6,10 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFinderPayloadRepository } from '../src/modules/finders/payload/finders.payload.repository.ts';
+import {
+  createFinderPayloadRepository,
+  payloadOrder,
+} from '../src/modules/finders/payload/finders.payload.repository.ts';
 import { locationSetsTable, locationTagsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { mapLocationsTable, mapSetsTable, mapsTable } from '../src/modules/maps/maps.table.ts';
@@ -397,6 +400,16 @@ describe('queries', () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('payload order', () => {
+  it('puts the own locations first by place, ties and the others by id', () => {
+    // As locationIdsStatement lists them: ids in no order, '' for a location not one of the own.
+    const ids = ['40', '7', '12', '3', '25', '9', '100', '8'];
+    const places = ['', '2', '', '-1', '2', '0', '', '2'];
+    expect(payloadOrder(ids, places)).toEqual(['3', '9', '7', '8', '25', '12', '40', '100']);
+    expect(payloadOrder([], [])).toEqual([]);
   });
 });
 

@@ -97,8 +97,10 @@ interface FinderPart {
 }
 
 interface LocationIdsRow extends Record<string, unknown> {
-  /** The ids of the payload's locations in payload order, comma-separated; null when none. */
+  /** The ids of the payload's locations, comma-separated, in no order; null when none. */
   location_ids: string | null;
+  /** Each one's place in the finder's own list (its sort_order), or empty when it is not one of them. */
+  places: string | null;
 }
 
 interface Slice {
@@ -140,15 +142,29 @@ select ${BUILD_SETTING_ITEMS},
 from finders f where f.token = ${token}`;
 
 /**
- * The finder's location ids in payload order: own locations by sort_order, then the others;
- * ties and the rest by id. A statement of its own, after the finder's, so that the planner
- * knows which finder and map it reads (the primary keys' ranges of one finder, where a join
- * on the finder's row would scan every finder's locations). Exported for
- * scripts/bench-widget.ts (EXPLAIN).
+ * The finder's location ids with their places in its own list, in no order (payloadOrder puts
+ * them in the payload's: a chunked publish needs none, and ordering 100,000 here took as long
+ * as reading them). A statement of its own, after the finder's, so that the planner knows
+ * which finder and map it reads (the primary keys' ranges of one finder, where a join on the
+ * finder's row would scan every finder's locations). Both lists aggregate the same rows in the
+ * same order. Exported for scripts/bench-widget.ts (EXPLAIN).
  */
 export const locationIdsStatement = (finderId: number, mapId: number | null) => sql`
-select string_agg(location_id::text, ',' order by pos nulls last, location_id) as location_ids
+select string_agg(location_id::text, ',') as location_ids, string_agg(coalesce(pos::text, ''), ',') as places
 from (${shownLocations(finderId, mapId)}) ids`;
+
+/**
+ * Ids (as locationIdsStatement lists them, with their places) in payload order: the finder's
+ * own locations by place, then the others; ties and the rest by id.
+ */
+export function payloadOrder(ids: readonly string[], places: readonly string[]): string[] {
+  const place = Float64Array.from(places, (text) => (text === '' ? Number.POSITIVE_INFINITY : Number(text)));
+  const id = Float64Array.from(ids, Number);
+  const order = Array.from(ids, (_, i) => i);
+  // Infinity - Infinity is NaN: two of the others fall through to their ids.
+  order.sort((a, b) => place[a]! - place[b]! || id[a]! - id[b]!);
+  return order.map((i) => ids[i]!);
+}
 
 /**
  * The documents of some locations (ids comma-separated, in payload order), CHUNK_SIZE to a row
@@ -432,10 +448,17 @@ export function createFinderPayloadRepository(db: Database) {
     }
   }
 
+  /** The finder's location ids with their places in its own list, in no order (payloadOrder). */
+  async function shownIds(tx: SqlClient, finder: FinderPart): Promise<{ ids: string[]; places: string[] }> {
+    const [listed] = await rowsOn<LocationIdsRow>(tx, locationIdsStatement(finder.finder_id, finder.map_id));
+    if (!listed?.location_ids) return { ids: [], places: [] };
+    return { ids: listed.location_ids.split(','), places: listed.places!.split(',') };
+  }
+
   /** The finder's location ids in payload order. */
   async function payloadIds(tx: SqlClient, finder: FinderPart): Promise<string[]> {
-    const [listed] = await rowsOn<LocationIdsRow>(tx, locationIdsStatement(finder.finder_id, finder.map_id));
-    return listed?.location_ids ? listed.location_ids.split(',') : [];
+    const { ids, places } = await shownIds(tx, finder);
+    return payloadOrder(ids, places);
   }
 
   /** The single payload document of the locations of `ids`. */
@@ -492,9 +515,10 @@ export function createFinderPayloadRepository(db: Database) {
       published?: () => Promise<PublishedIndex | undefined>,
     ): Promise<PublishedBuild | undefined> {
       return withSnapshot(token, async (tx, finder) => {
-        const ids = await payloadIds(tx, finder);
+        // A chunked build orders its locations by area: the payload's order only for a single file.
+        const { ids, places } = await shownIds(tx, finder);
         if (chunkedFrom === null || ids.length < chunkedFrom) {
-          return { kind: 'single', ...(await singleBuild(tx, finder, ids)) };
+          return { kind: 'single', ...(await singleBuild(tx, finder, payloadOrder(ids, places))) };
         }
         const { placed, unplaced } = await readPositions(tx, ids);
         const areas = [
