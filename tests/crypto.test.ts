@@ -5,6 +5,7 @@ import {
   randomToken,
   SecretBox,
   safeEqual,
+  sha1Hex,
   sha256Hex,
   verifyPassword,
 } from '../src/lib/crypto.ts';
@@ -37,6 +38,13 @@ describe('SecretBox', () => {
 });
 
 describe('helpers', () => {
+  it('hashes parts as their concatenation', () => {
+    // SHA-1 of "abc" (FIPS 180 test vector).
+    expect(sha1Hex('abc')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
+    expect(sha1Hex(Buffer.from('a'), 'b', Buffer.from('c'))).toBe(sha1Hex('abc'));
+    expect(sha1Hex('[', Buffer.from('{"id":1}'), ']')).toBe(sha1Hex('[{"id":1}]'));
+  });
+
   it('compares strings exactly', () => {
     expect(safeEqual('abc', 'abc')).toBe(true);
     expect(safeEqual('abc', 'abd')).toBe(false);

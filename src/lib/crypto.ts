@@ -16,7 +16,12 @@ export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64ur
 export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** Names published files by their content (the widget payload's versions, a chunked publish's files). */
-export const sha1Hex = (data: string | Buffer) => createHash('sha1').update(data).digest('hex');
+export const sha1Hex = (...parts: (string | Buffer)[]) => {
+  // Parts in turn: the hash of their concatenation, without copying them into one buffer.
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
+};
 
 /** Constant-time comparison of two strings (signatures, codes, digests). */
 export function safeEqual(a: string, b: string): boolean {

@@ -43,7 +43,25 @@ export interface AreaDocuments {
 export interface ChunkedFile {
   /** Relative to the manifest: `c/{sha1}.json`, `i/{sha1}.json` or `s/{sha1}.json`. */
   path: string;
-  body: Buffer;
+  readonly body: Buffer;
+}
+
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+/**
+ * An area's file: named by the hash of its bytes, which are put together only when read (a
+ * republish uploads a few of 500 areas, and copying 50 MB into their files took 40 ms).
+ */
+function areaFile(documents: Buffer): ChunkedFile {
+  let body: Buffer | undefined;
+  return {
+    path: `c/${sha1Hex(OPEN, documents, CLOSE)}.json`,
+    get body() {
+      body ??= Buffer.concat([OPEN, documents, CLOSE]);
+      return body;
+    },
+  };
 }
 
 /**
@@ -368,19 +386,19 @@ export function chunkedFiles(
   // The published index's entries hold for this publish's lists only when they are the same.
   const reusable = published?.frame === frameKey(frame) ? published : undefined;
   for (const area of areas) {
-    const body = Buffer.concat([Buffer.from('['), area.documents, Buffer.from(']')]);
-    const path = `c/${sha1Hex(body)}.json`;
+    const file = areaFile(area.documents);
+    const { path } = file;
     const known = reusable?.areas.get(path);
     let count: number;
     if (known) {
       indexed.addPublished(reusable!, known.start, known.count);
       count = known.count;
     } else {
-      const documents = JSON.parse(body.toString('utf8')) as IndexedLocation[];
+      const documents = JSON.parse(`[${area.documents.toString('utf8')}]`) as IndexedLocation[];
       for (const location of documents) indexed.add(location);
       count = documents.length;
     }
-    files.push({ path, body });
+    files.push(file);
     listed.push(
       area.bounds && area.radiusKm !== null ? [path, count, ...area.bounds, area.radiusKm] : [path, count],
     );
