@@ -382,4 +382,31 @@ describe('a chunked publish', () => {
     expect(file.locations).toHaveLength(CHUNKED_FROM - 1);
     expect(file).not.toHaveProperty('chunked');
   });
+
+  it('publishes chunked once a finder grows past the threshold, without parsing its single file', async () => {
+    const grown = await createWidgetFinder(ctx.deps, cast.workspaceId, { name: 'Grown' });
+    const ids = (
+      (await ctx.deps.db.execute(
+        sql`select id from locations where workspace_id = ${cast.workspaceId} order by id limit ${CHUNKED_FROM}`,
+      )) as unknown as { id: number }[]
+    ).map((row) => row.id);
+    await setOwnLocations(ctx.deps, grown.id, ids.slice(0, CHUNKED_FROM - 1));
+    const single = await publish(grown.token);
+    expect(
+      ((await cdn(`finders/${grown.token}/v/${single}.json`)).json() as { locations: unknown[] }).locations,
+    ).toHaveLength(CHUNKED_FROM - 1);
+    await setOwnLocations(ctx.deps, grown.id, ids);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      await publish(grown.token);
+      // The published single file was read (is it a manifest?) but not parsed: its key is not there.
+      const parsedSingle = parse.mock.calls.filter(
+        ([text]) => typeof text === 'string' && text.includes('"locations":['),
+      );
+      expect(parsedSingle).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect((await manifestOf(grown.token)).chunked.count).toBe(CHUNKED_FROM);
+  });
 });
