@@ -182,6 +182,9 @@ describe('special days in the widget payload', () => {
         })
       ).json().id as number;
     const withOwn = await make({ special_hours: [{ date: fromToday(12), hours: [], label: 'Own' }] });
+    // The same own hours without calendars: expanded apart from withOwn's (a build expands each
+    // combination of own hours and calendars once).
+    const sameOwn = await make({ special_hours: [{ date: fromToday(12), hours: [], label: 'Own' }] });
     const plain = await make();
     const ownOnly = await make({
       special_hours: [{ date: fromToday(3), end_date: fromToday(4), hours: ['10:00-12:00'] }],
@@ -216,7 +219,7 @@ describe('special days in the widget payload', () => {
     expect(second.statusCode, second.body).toBe(201);
     const finder = await createWidgetFinder(ctx.deps, ws);
     await ctx.deps.db.insert(finderLocationsTable).values(
-      [withOwn, plain, ownOnly, setOnly].map((locationId, sortOrder) => ({
+      [withOwn, plain, ownOnly, setOnly, sameOwn].map((locationId, sortOrder) => ({
         finderId: finder.id,
         locationId,
         sortOrder,
@@ -231,6 +234,7 @@ describe('special days in the widget payload', () => {
       [fromToday(11), ['10:00-14:00']],
       [fromToday(12), [], 'Own'],
     ]);
+    expect(daysOf(sameOwn)).toEqual([[fromToday(12), [], 'Own']]);
     expect(daysOf(plain)).toEqual([]);
     expect(daysOf(setOnly)).toEqual([
       [fromToday(10), [], 'Holiday A'],
@@ -249,6 +253,9 @@ describe('special days in the widget payload', () => {
     ).json() as typeof payload;
     expect(after.locations.find((location) => location.id === withOwn)!.special_days).toEqual([
       [fromToday(10), ['09:00-12:00'], 'B'],
+      [fromToday(12), [], 'Own'],
+    ]);
+    expect(after.locations.find((location) => location.id === sameOwn)!.special_days).toEqual([
       [fromToday(12), [], 'Own'],
     ]);
   });
