@@ -5,7 +5,6 @@
 // index's bitsets, each distinct schedule's "open now" is computed once, and the nearest come
 // from its spatial index, only as many as the list has shown so far. Details are fetched area
 // by area, each area once, when a row, a marker or the details card needs them.
-
 import { around } from 'geokdbush';
 import { hasBit } from '../../lib/bits.ts';
 import { distanceKm, hasPosition, type LatLng } from '../../lib/geo.ts';

@@ -27,8 +27,12 @@ export const pointerKey = (token: string) => `finders/${token}/config.json`;
 export const pointerVersionUrl = (hash: string) => `v/${hash}.json`;
 /** A file of a chunked publish, by its path relative to the manifest (`c/`, `i/`, `s/{sha1}.json`). */
 export const chunkedFileKey = (token: string, path: string) => `finders/${token}/v/${path}`;
-/** A path a chunked publish writes in `folder` (`i/{sha1}.json`...): anything else names no file of ours. */
-const isChunkedPath = (path: unknown, folder: 'c' | 'i' | 's'): path is string =>
+/**
+ * A path a publish writes in `folder`, relative to the finder's or the manifest's folder: the
+ * pointer's version (`v/{sha1}.json`), an index or summaries (`i/`, `s/`). Anything else read
+ * from a published file names no file of ours.
+ */
+const isPublishedPath = (path: unknown, folder: 'v' | 'i' | 's'): path is string =>
   typeof path === 'string' && path.startsWith(`${folder}/`) && /^.\/[0-9a-f]{40}\.json$/.test(path);
 /** The manifest's key as JSON.stringify writes it (chunked.files.ts). */
 const CHUNKED_KEY = '"chunked":{';
@@ -88,7 +92,7 @@ export function createFinderPayloadService({
   ): Promise<({ chunked: ChunkedManifest } & Record<string, unknown>) | undefined> {
     const pointer = jsonOf(await storage.get(pointerKey(token))) as { url?: unknown } | undefined;
     const url = pointer?.url;
-    if (typeof url !== 'string' || !/^v\/[0-9a-f]{40}\.json$/.test(url)) return undefined;
+    if (!isPublishedPath(url, 'v')) return undefined;
     const version = await storage.get(`${finderFolder(token)}${url}`);
     // A single file (47 MB at 100,000 locations, half a second to parse) has no `chunked` key:
     // the manifest's, written without spaces, is looked for in the bytes first.
@@ -121,10 +125,10 @@ export function createFinderPayloadService({
     const manifest = await publishedManifest(token);
     if (!manifest) return undefined;
     const { index: indexPath, clusters } = manifest.chunked;
-    if (!isChunkedPath(indexPath, 'i')) return undefined;
+    if (!isPublishedPath(indexPath, 'i')) return undefined;
     const [index, summaries] = await Promise.all([
       storage.get(chunkedFileKey(token, indexPath)).then(jsonOf),
-      isChunkedPath(clusters?.path, 's') ? storage.get(chunkedFileKey(token, clusters.path)) : undefined,
+      isPublishedPath(clusters?.path, 's') ? storage.get(chunkedFileKey(token, clusters.path)) : undefined,
     ]);
     return index === undefined ? undefined : readPublishedIndex(manifest, index, summaries?.body);
   }
