@@ -2,7 +2,8 @@
 // /usr/bin/chromium through playwright-core). Prints the time from the script's request to the
 // first rendered list, the time of a filter change, of the "Open now" filter and of a new
 // search position, the time of the opening status of every location in a page of its own
-// (the engine's zone data, the zones' clocks, the first pass and again), the bytes, raw and gzip, of
+// (the engine's zone data, the zones' clocks, the first pass and again) and, in another, of
+// whether each is open (what the "Open now" filter reads), the bytes, raw and gzip, of
 // widget.js and of the map file it imports for the map, and the bytes opening hours add to
 // widget.js (built with and without them). The service side is the real
 // service of the browser tests (tests/widget/helpers/service-backend.ts): the finder's
@@ -81,7 +82,9 @@ const OPEN_NOW_TIMES = `(async () => {
 // Intl.DateTimeFormat with a time zone, each zone's clock, and the first pass over the locations
 // (code the engine has not compiled yet); their sum is the figure. Then again at the same
 // instant (median of 11) and a minute later each time, as the list's minute does (median of 11).
-const STATUS_TIMES = `(() => {
+// `reading`: 'status', each location's whole status (what a list row shows); 'open', only
+// whether it is open (isOpenAt, what the "Open now" filter reads of every location).
+const STATUS_TIMES = (reading: 'status' | 'open') => `(() => {
   const now = Date.now();
   let start = performance.now();
   new Intl.PluralRules('en').select(2);
@@ -98,7 +101,7 @@ const STATUS_TIMES = `(() => {
   const time = (at) => {
     const start = performance.now();
     let open = 0;
-    for (const location of window.locations) if (window.openingStatus(location, at).state === 'open') open++;
+    for (const location of window.locations) if (${reading === 'open' ? 'window.isOpenAt(location, at)' : "window.openingStatus(location, at).state === 'open'"}) open++;
     return { ms: performance.now() - start, open };
   };
   const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -112,9 +115,9 @@ async function statusBundle(): Promise<string> {
   const result = await build({
     stdin: {
       contents:
-        "import { openingStatus } from './src/lib/hours/hours.status.ts';\n" +
+        "import { isOpenAt, openingStatus } from './src/lib/hours/hours.status.ts';\n" +
         "import { zoneClock } from './src/lib/hours/hours.zone.ts';\n" +
-        'Object.assign(window, { openingStatus, zoneClock });',
+        'Object.assign(window, { isOpenAt, openingStatus, zoneClock });',
       resolveDir: projectRoot,
       loader: 'ts',
     },
@@ -212,24 +215,30 @@ async function main() {
     const page = lastPage as Page;
     const filters = (await page.evaluate(FILTER_TIMES)) as { sync: number; frame: number; status: string }[];
     const openNow = (await page.evaluate(OPEN_NOW_TIMES)) as { ms: number; status: string }[];
-    const statusPage = await openPage(browser);
-    await statusPage.page.setContent(
-      '<!doctype html><html><head><title>statuses</title></head><body></body></html>',
-    );
-    await statusPage.page.addScriptTag({
-      content: `window.locations = ${JSON.stringify(publishedLocations)};`,
-    });
-    await statusPage.page.addScriptTag({ content: await statusBundle() });
-    const statuses = (await statusPage.page.evaluate(STATUS_TIMES)) as {
-      engine: number;
-      intl: number;
-      clocks: number;
-      first: number;
-      open: number;
-      again: number;
-      later: number;
+    const bundle = await statusBundle();
+    const statusTimes = async (reading: 'status' | 'open') => {
+      const statusPage = await openPage(browser);
+      await statusPage.page.setContent(
+        '<!doctype html><html><head><title>statuses</title></head><body></body></html>',
+      );
+      await statusPage.page.addScriptTag({
+        content: `window.locations = ${JSON.stringify(publishedLocations)};`,
+      });
+      await statusPage.page.addScriptTag({ content: bundle });
+      const times = (await statusPage.page.evaluate(STATUS_TIMES(reading))) as {
+        engine: number;
+        intl: number;
+        clocks: number;
+        first: number;
+        open: number;
+        again: number;
+        later: number;
+      };
+      await statusPage.close();
+      return times;
     };
-    await statusPage.close();
+    const statuses = await statusTimes('status');
+    const opens = await statusTimes('open');
     const search = (await page.evaluate(
       SEARCH_TIME(`#lf-${payload.token.slice(0, 8)}=q:Berlin;lat:52.52000;lng:13.40500`),
     )) as { time: number; status: string };
@@ -264,13 +273,17 @@ async function main() {
     console.log(
       `  new search position (distances to all, sort, list, map framing): ${ms(search.time)} ("${search.status}")`,
     );
+    const statusLine = (times: typeof statuses) =>
+      `the first time: ${ms(times.intl + times.clocks + times.first)} (the page's first zone format ` +
+      `${ms(times.intl)}, the zones' clocks ${ms(times.clocks)}, the first pass ${ms(times.first)}, code ` +
+      `not yet compiled; before them the engine's Intl data, which the widget loads anyway, ${ms(times.engine)})   ` +
+      `[target < 20 ms]; again ${ms(times.again)}, a minute later ${ms(times.later)} (medians of 11); ` +
+      `${times.open} open`;
     console.log(
-      `  opening status of all ${publishedLocations.length.toLocaleString('en')} locations in a page of its own, ` +
-        `the first time: ${ms(statuses.intl + statuses.clocks + statuses.first)} (the page's first zone format ` +
-        `${ms(statuses.intl)}, the zones' clocks ${ms(statuses.clocks)}, the first pass ${ms(statuses.first)}, code ` +
-        `not yet compiled; before them the engine's Intl data, which the widget loads anyway, ${ms(statuses.engine)})   ` +
-        `[target < 20 ms]; again ${ms(statuses.again)}, a minute later ${ms(statuses.later)} (medians of 11); ` +
-        `${statuses.open} open`,
+      `  opening status of all ${publishedLocations.length.toLocaleString('en')} locations in a page of its own, ${statusLine(statuses)}`,
+    );
+    console.log(
+      `  whether each of them is open (what the "Open now" filter reads), in another page, ${statusLine(opens)}`,
     );
     console.log(
       `  widget.js (the loader): ${kb(sizes.widget.raw)} raw, ${kb(sizes.widget.gzip)} gzip; ` +

@@ -3,7 +3,7 @@
 // days, temporary closures, odd offsets and the date line. Each is checked against the
 // Temporal reference too, so the reference is held to the same hand-made answers.
 import { describe, expect, it } from 'vitest';
-import { localDate, localDaysBetween, openingStatus } from '../src/lib/hours/hours.status.ts';
+import { isOpenAt, localDate, localDaysBetween, openingStatus } from '../src/lib/hours/hours.status.ts';
 import { NAMED_CASES, readableStatus } from './helpers/hours-cases.ts';
 import { referenceStatus } from './helpers/hours-reference.ts';
 
@@ -12,6 +12,8 @@ describe('openingStatus', () => {
     const now = Date.parse(at);
     expect(readableStatus(openingStatus(schedule, now))).toEqual(readableStatus(want));
     expect(readableStatus(referenceStatus(schedule, now))).toEqual(readableStatus(want));
+    // The open-now filter's shortcut agrees.
+    expect(isOpenAt(schedule, now)).toBe(want.state === 'open');
   });
 
   it('answers the same for the same instant written in any offset', () => {

@@ -2,7 +2,7 @@
 // finder has hours at all (the open-now filter and the minute's tick are there for them) and
 // whether a location is open at an instant.
 import type { OpeningSchedule } from '../lib/hours/hours.model.ts';
-import { openingStatus } from '../lib/hours/hours.status.ts';
+import { isOpenAt } from '../lib/hours/hours.status.ts';
 import type { FinderLocation } from './types.ts';
 
 /** Whether any location has opening hours. */
@@ -12,8 +12,7 @@ export const hasHours = (locations: FinderLocation[]) =>
   );
 
 /** Whether a schedule (a chunked finder's index holds each distinct one once) is open at `now`. */
-export const isScheduleOpen = (schedule: OpeningSchedule, now: number) =>
-  openingStatus(schedule, now).state === 'open';
+export const isScheduleOpen = (schedule: OpeningSchedule, now: number) => isOpenAt(schedule, now);
 
 // A payload published before opening hours lacks their fields: openingStatus reads that as unknown.
 export const isOpenNow = (location: FinderLocation, now: number) =>

@@ -13,7 +13,7 @@ import {
   type OpeningSchedule,
   WEEKDAYS,
 } from '../../src/lib/hours/hours.model.ts';
-import { type OpeningStatus, openingStatus } from '../../src/lib/hours/hours.status.ts';
+import { isOpenAt, type OpeningStatus, openingStatus } from '../../src/lib/hours/hours.status.ts';
 import type { HoursCase } from './hours-random.ts';
 
 type State = 'open' | 'closed' | 'unknown';
@@ -89,15 +89,21 @@ export interface Mismatch {
   schedule: OpeningSchedule;
   got: OpeningStatus;
   want: OpeningStatus;
+  /** What isOpenAt, the open-now filter's shortcut, answered. */
+  isOpenAt: boolean;
 }
 
-/** The first `limit` cases where openingStatus and the reference differ, instants shown as ISO text. */
+/**
+ * The first `limit` cases where openingStatus and the reference differ, or isOpenAt and the
+ * reference's state, instants shown as ISO text.
+ */
 export function mismatchesWithReference(cases: HoursCase[], limit = 5): Mismatch[] {
   const mismatches: Mismatch[] = [];
   for (const [index, { schedule, now }] of cases.entries()) {
     const got = openingStatus(schedule, now);
     const want = referenceStatus(schedule, now);
-    if (JSON.stringify(got) === JSON.stringify(want)) continue;
+    const open = isOpenAt(schedule, now);
+    if (JSON.stringify(got) === JSON.stringify(want) && open === (want.state === 'open')) continue;
     mismatches.push({
       index,
       zone: schedule.time_zone,
@@ -105,6 +111,7 @@ export function mismatchesWithReference(cases: HoursCase[], limit = 5): Mismatch
       schedule,
       got: readable(got),
       want: readable(want),
+      isOpenAt: open,
     });
     if (mismatches.length >= limit) break;
   }

@@ -55,22 +55,42 @@ const HORIZON_DAY = LAST_OPENING_DAY + 1;
 const UNKNOWN: OpeningStatus = { state: 'unknown' };
 
 export function openingStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
-  // Not a date (null, or missing from an older payload): not known.
-  const reopeningDay = schedule.reopens_on ? dayNumber(schedule.reopens_on) : undefined;
-  if (schedule.temporarily_closed && reopeningDay === undefined) {
-    return { state: 'temporarily_closed', reopens_on: null };
+  const table = readingAt(schedule, now);
+  if ('state' in table) return table;
+  // Today's special day's label, whatever its hours.
+  const label = specialDay(0)?.[2] ?? null;
+  const closing = closingOfRunAt(table, now);
+  if (closing !== undefined) return { state: 'open', closes: knownClosing(table, closing), label };
+  return dayInstants(0) ? { state: 'closed', opens: nextOpening(table, now), label } : UNKNOWN;
+}
+
+/**
+ * Whether openingStatus(schedule, now) is `open`, for a filter over thousands of locations:
+ * without the closing, the label or the next opening, which it does not read.
+ */
+export function isOpenAt(schedule: OpeningSchedule, now: number): boolean {
+  const table = readingAt(schedule, now);
+  return !('state' in table) && holds(table, now) !== undefined;
+}
+
+/**
+ * When the schedule's hours decide its status at `now`: the zone's table, the schedule read
+ * (startReading). Otherwise the status that holds instead (a temporary closure, or unknown).
+ */
+function readingAt(schedule: OpeningSchedule, now: number): DayTable | OpeningStatus {
+  let reopening: number | undefined;
+  if (schedule.temporarily_closed) {
+    // Not a date (null, or missing from an older payload): not known.
+    reopening = schedule.reopens_on ? dayNumber(schedule.reopens_on) : undefined;
+    if (reopening === undefined) return { state: 'temporarily_closed', reopens_on: null };
   }
   const table = schedule.time_zone ? dayTable(schedule.time_zone, now) : undefined;
   if (!table) return UNKNOWN;
-  if (schedule.temporarily_closed && reopeningDay !== undefined && now < startOfDate(table, reopeningDay)) {
+  if (reopening !== undefined && now < startOfDate(table, reopening)) {
     return { state: 'temporarily_closed', reopens_on: schedule.reopens_on };
   }
-  const days = scheduleDays(schedule, table);
-  // Today's special day's label, whatever its hours.
-  const label = specialDayOf(schedule.special_days, table.dates[-FIRST_DAY]!)?.[2] ?? null;
-  const closing = closingOfRunAt(table, days, now);
-  if (closing !== undefined) return { state: 'open', closes: knownClosing(table, days, closing), label };
-  return days(0) ? { state: 'closed', opens: nextOpening(table, days, now), label } : UNKNOWN;
+  startReading(schedule, table);
+  return table;
 }
 
 /**
@@ -105,9 +125,27 @@ interface DayTable {
   days: Map<string, DayInstants>[];
 }
 
+const DAY_COUNT = HORIZON_DAY - FIRST_DAY + 1;
 const tables = new Map<string, DayTable>();
+// The tables of the last instant asked for: a pass over thousands of locations asks for a few
+// zones' tables at one instant, each of them thousands of times.
+let tablesInstant = Number.NaN;
+const tablesAtInstant = new Map<string, DayTable | null>();
 
 function dayTable(timeZone: string, now: number): DayTable | undefined {
+  if (now !== tablesInstant) {
+    tablesAtInstant.clear();
+    tablesInstant = now;
+  }
+  let table = tablesAtInstant.get(timeZone);
+  if (table === undefined) {
+    table = readDayTable(timeZone, now) ?? null;
+    tablesAtInstant.set(timeZone, table);
+  }
+  return table ?? undefined;
+}
+
+function readDayTable(timeZone: string, now: number): DayTable | undefined {
   const clock = zoneClock(timeZone, now);
   if (!clock) return undefined;
   const today = Math.floor(wallClockAt(clock, now) / DAY) * DAY;
@@ -131,31 +169,50 @@ function dayTable(timeZone: string, now: number): DayTable | undefined {
 /** A day's intervals as instants, flat: [open, close, open, close, ...]; null when unknown. */
 type DayInstants = number[] | null;
 
-/** A schedule's instants of day `day` after today (FIRST_DAY to HORIZON_DAY; others are unknown). */
-type ScheduleDays = (day: number) => DayInstants;
-
 const NO_INSTANTS: number[] = [];
 
-/** The schedule's days around today, each read once, when a status first needs it. */
-function scheduleDays(schedule: OpeningSchedule, table: DayTable): ScheduleDays {
-  const read: (DayInstants | undefined)[] = [];
-  return (day) => {
-    if (day < FIRST_DAY || day > HORIZON_DAY) return null;
-    const index = day - FIRST_DAY;
-    let instants = read[index];
-    if (instants === undefined) read[index] = instants = readDay(schedule, table, day, index);
-    return instants;
-  };
+// One schedule's days around today (FIRST_DAY to HORIZON_DAY; others are unknown), each read
+// once, when a status first needs it. Module state, not an object per status: a status calls
+// nothing that asks for another, and a pass over thousands of locations then allocates nothing
+// for it (and minified names keep the widget small).
+let readSchedule: OpeningSchedule;
+let readTable: DayTable;
+/** Which schedule is read: an entry of `read` is its when stamped with this. */
+let generation = 0;
+const read: DayInstants[] = new Array(DAY_COUNT).fill(null);
+const readIn: number[] = new Array(DAY_COUNT).fill(0);
+
+function startReading(schedule: OpeningSchedule, table: DayTable): void {
+  readSchedule = schedule;
+  readTable = table;
+  generation++;
 }
 
-function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index: number): DayInstants {
-  const special = specialDayOf(schedule.special_days, table.dates[index]!);
-  const intervals = special ? special[1] : schedule.hours?.[table.weekdays[index]!];
+/** The special day of day `day` after today of the schedule read, if any. */
+function specialDay(day: number): SpecialDay | undefined {
+  return specialDayOf(readSchedule.special_days, readTable.dates[day - FIRST_DAY]!);
+}
+
+/** The instants of day `day` after today of the schedule read. */
+function dayInstants(day: number): DayInstants {
+  if (day < FIRST_DAY || day > HORIZON_DAY) return null;
+  const place = day - FIRST_DAY;
+  if (readIn[place] !== generation) {
+    read[place] = readDay(day, place);
+    readIn[place] = generation;
+  }
+  return read[place]!;
+}
+
+function readDay(day: number, place: number): DayInstants {
+  const table = readTable;
+  const special = specialDay(day);
+  const intervals = special ? special[1] : readSchedule.hours?.[table.weekdays[place]!];
   if (!Array.isArray(intervals)) return null;
   // Thousands of locations share a few days' hours: each is turned into instants once per day.
   // Most days have one interval, its own key (no string to build).
   const key = intervals.length === 1 ? intervals[0]! : intervals.join();
-  let instants = table.days[index]!.get(key);
+  let instants = table.days[place]!.get(key);
   if (instants !== undefined) return instants;
   const midnight = table.today + day * DAY;
   instants = [];
@@ -170,7 +227,7 @@ function readDay(schedule: OpeningSchedule, table: DayTable, day: number, index:
       instantOfWallClock(table.clock, midnight + minutes.close * MINUTE),
     );
   }
-  table.days[index]!.set(key, instants);
+  table.days[place]!.set(key, instants);
   return instants;
 }
 
@@ -200,40 +257,42 @@ function startOfDate(table: DayTable, date: number): number {
  * When `instant` is held by an interval: the first instant after it that none holds (an
  * interval closing as the next opens runs on). Otherwise undefined.
  */
-function closingOfRunAt(table: DayTable, days: ScheduleDays, instant: number): number | undefined {
+function closingOfRunAt(table: DayTable, instant: number): number | undefined {
   let closing: number | undefined;
-  for (let held = true; held; ) {
-    held = false;
-    const at = closing ?? instant;
-    // Only these days can hold `at`: an interval opens on its day and closes before the end of
-    // the next, and every offset of the zone lies between the clock's min and max.
-    const last = Math.min(LAST_OPENING_DAY, Math.floor((at + table.clock.max - table.today) / DAY));
-    for (
-      let day = Math.max(FIRST_DAY, Math.floor((at + table.clock.min - table.today) / DAY) - 1);
-      day <= last;
-      day++
-    ) {
-      const instants = days(day) ?? NO_INSTANTS;
-      for (let index = 0; index < instants.length; index += 2) {
-        const close = instants[index + 1]!;
-        if (instants[index]! <= at && at < close && close > (closing ?? at)) {
-          closing = close;
-          held = true;
-        }
-      }
+  for (let next = holds(table, instant); next !== undefined; next = holds(table, next)) {
+    closing = next;
+  }
+  return closing;
+}
+
+/** When an interval holds `at`: the latest closing of those that do. Otherwise undefined. */
+function holds(table: DayTable, at: number): number | undefined {
+  let closing: number | undefined;
+  // Only these days can hold `at`: an interval opens on its day and closes before the end of
+  // the next, and every offset of the zone lies between the clock's min and max.
+  const last = Math.min(LAST_OPENING_DAY, Math.floor((at + table.clock.max - table.today) / DAY));
+  for (
+    let day = Math.max(FIRST_DAY, Math.floor((at + table.clock.min - table.today) / DAY) - 1);
+    day <= last;
+    day++
+  ) {
+    const instants = dayInstants(day) ?? NO_INSTANTS;
+    for (let index = 0; index < instants.length; index += 2) {
+      const close = instants[index + 1]!;
+      if (instants[index]! <= at && at < close && (closing === undefined || close > closing)) closing = close;
     }
   }
   return closing;
 }
 
 /** A run's closing as `closes` reports it: null past the horizon or where an unknown instant follows. */
-function knownClosing(table: DayTable, days: ScheduleDays, closing: number): number | null {
+function knownClosing(table: DayTable, closing: number): number | null {
   if (closing >= table.horizon) return null;
-  return days(dayOf(table, closing)) ? closing : null;
+  return dayInstants(dayOf(table, closing)) ? closing : null;
 }
 
 /** The first opening after `instant` (a closed one), or null when none comes before an unknown instant. */
-function nextOpening(table: DayTable, days: ScheduleDays, instant: number): number | null {
+function nextOpening(table: DayTable, instant: number): number | null {
   let opening = NEVER;
   // The start of the first unknown day: from there on nothing is known until an opening.
   let unknownFrom = NEVER;
@@ -242,7 +301,7 @@ function nextOpening(table: DayTable, days: ScheduleDays, instant: number): numb
     // Later days open later than an opening or unknown instant already found.
     if (midnight - table.clock.max > Math.min(opening, unknownFrom)) break;
     if (midnight + 2 * DAY - table.clock.min <= instant) continue;
-    const instants = days(day);
+    const instants = dayInstants(day);
     // Today is known when the instant is closed. A day the clock skips (Apia's 30 December
     // 2011) has no instant to be unknown at: its start is the next day's.
     if (!instants) {
