@@ -110,16 +110,17 @@ async function runQueued(workspaceId: number, deps: Deps = ctx.deps, attempt = 0
   const job = { id: process!.jobId!, retryCount: attempt, retryLimit: 5 };
   // Run here, as the worker would: the queued copy goes, so that a worker started by a later
   // test does not spend its seconds on the jobs of earlier ones.
-  await ctx.deps.db.execute(sql`delete from pgboss.job where id = ${process!.jobId!}::uuid`);
-  const outcome = jobs
-    ? jobs.run({ process_id: process!.id }, job)
-    : runJob('geocoding.run', { process_id: process!.id }, deps, job);
+  const [queued] = (await ctx.deps.db.execute(
+    sql`delete from pgboss.job where id = ${process!.jobId!}::uuid returning data`,
+  )) as unknown as { data: { process_id: number; continued?: true } }[];
+  const payload = queued?.data ?? { process_id: process!.id };
+  const outcome = jobs ? jobs.run(payload, job) : runJob('geocoding.run', payload, deps, job);
   return { processId: process!.id, outcome };
 }
 
 type Jobs = ReturnType<typeof createGeocodingJobs>;
 /** The job with short pauses between tries, so an outage test takes milliseconds. */
-const quickJobs = (delays: number[]): Jobs =>
+const quickJobs = (delays: number[], runSliceMs?: number): Jobs =>
   createGeocodingJobs({
     db: ctx.deps.db,
     repository: createGeocodingRepository(ctx.deps.db),
@@ -129,6 +130,7 @@ const quickJobs = (delays: number[]): Jobs =>
     stopping: new AbortController().signal,
     logger: ctx.deps.logger,
     outageRetryDelaysMs: delays,
+    runSliceMs,
   });
 
 describe('the address key', () => {
@@ -431,6 +433,46 @@ describe('the geocoding job', () => {
     );
   });
 
+  it('hands the rest to a new job once a run has worked its time, and the new job counts on', async () => {
+    const { token, workspaceId } = await newWorkspace();
+    for (let n = 0; n < 3; n += 1) await createLocation(token, workspaceId, NOWHERE(250 + n));
+    // A slice of no time: each run looks one location up and hands the rest on.
+    const jobs = quickJobs([10], 0);
+    const first = await runQueued(workspaceId, ctx.deps, 0, jobs);
+    expect(await first.outcome).toBe('continued');
+    const [handedOn] = await ctx.deps.db
+      .select()
+      .from(processesTable)
+      .where(eq(processesTable.id, first.processId));
+    expect(handedOn).toMatchObject({ status: 'pending', summary: { total: 3, done: 1, not_found: 1 } });
+    // The new job is pg-boss's, under the id the process names, and says it goes on.
+    const [queued] = (await ctx.deps.db.execute(
+      sql`select data from pgboss.job where id = ${handedOn!.jobId!}::uuid`,
+    )) as unknown as { data: unknown }[];
+    expect(queued?.data).toEqual({ process_id: first.processId, continued: true });
+
+    const outcomes: string[] = [];
+    for (let run = 0; run < 3; run += 1) {
+      const next = await runQueued(workspaceId, ctx.deps, 0, jobs);
+      expect(next.processId).toBe(first.processId);
+      outcomes.push(String(await next.outcome));
+    }
+    // Two more locations, each its own run; the last run finds none left and finishes.
+    expect(outcomes).toEqual(['continued', 'continued', 'completed']);
+    const [done] = await ctx.deps.db
+      .select()
+      .from(processesTable)
+      .where(eq(processesTable.id, first.processId));
+    expect(done).toMatchObject({ status: 'completed', summary: { total: 3, done: 3, not_found: 3 } });
+    expect(new Set(geocoderRequests().map((request) => request.query.address)).size).toBe(3);
+    expect(geocoderRequests()).toHaveLength(3);
+    const events = (await eventsOf(first.processId)).map((event) => event.message);
+    expect(events.filter((message) => message === 'Geocoding goes on in a new job.')).toHaveLength(3);
+    expect(events).toContain(
+      'Geocoded 1 of 3 locations; a new job goes on with the rest (a run lasts at most 0 minutes).',
+    );
+  });
+
   it('stops cleanly when the provider refuses the key: failed, no retry, no more requests', async () => {
     const { token, workspaceId } = await newWorkspace();
     for (let n = 0; n < 4; n += 1) await createLocation(token, workspaceId, NOWHERE(300 + n));
@@ -631,8 +673,12 @@ describe('in the worker', () => {
         city: 'London',
         country: 'GB',
       });
+      // The location is placed a moment before its process completes: wait for both.
       const deadline = Date.now() + 15_000;
-      while ((await statusOf(location.id)).lat === null && Date.now() < deadline) {
+      const finished = async () =>
+        (await statusOf(location.id)).lat !== null &&
+        (await geocodingProcesses(workspaceId)).every((process) => process.status === 'completed');
+      while (!(await finished()) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(await statusOf(location.id)).toEqual({ status: null, lat: 51.5033635, lng: -0.1276248 });

@@ -9,8 +9,11 @@ export const jobSchemas = {
   'maintenance.purge-expired': z.object({}),
   /** Drafts the items of an AI import batch: the process names the batch (related_id). */
   'ai-imports.generate': z.object({ process_id: processIdSchema }),
-  /** Geocodes a workspace's pending locations: the process names the workspace. */
-  'geocoding.run': z.object({ process_id: processIdSchema }),
+  /**
+   * Geocodes a workspace's pending locations: the process names the workspace. `continued`: a
+   * run that went on from another's share of the work (geocoding.jobs.ts RUN_SLICE_MS).
+   */
+  'geocoding.run': z.object({ process_id: processIdSchema, continued: z.literal(true).optional() }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
@@ -43,9 +46,10 @@ export const jobPolicies: Record<JobName, JobRetryPolicy> = {
   'maintenance.purge-expired': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
   'ai-imports.generate': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 180 },
   // A run waits out short provider outages itself; a longer one hands the process back and
-  // pg-boss tries again after 30 s, 1, 2, 4 and 8 minutes. At one request a second a large
-  // workspace takes hours, so expiry is pg-boss's ceiling (the heartbeat notices a dead worker).
-  'geocoding.run': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 23 * 3600 },
+  // pg-boss tries again after 30 s, 1, 2, 4 and 8 minutes. A run hands the rest of a large
+  // workspace to a new job after an hour (geocoding.jobs.ts RUN_SLICE_MS), so no run nears its
+  // expiry; the heartbeat notices a dead worker long before.
+  'geocoding.run': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3 * 3600 },
 };
 
 /**

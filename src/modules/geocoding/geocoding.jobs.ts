@@ -9,6 +9,7 @@
 //   - A refused key (401, 403, REQUEST_DENIED) fails the process at once: no retries, no further
 //     requests, until someone fixes the key and starts it again.
 //   - A cancel is noticed within a second; a stopping worker hands the process back.
+//   - A run works for RUN_SLICE_MS at most, then hands the rest to a new job of the process.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
@@ -23,6 +24,13 @@ import { type GeocodingRepository, KEY_REFUSED_STEP, type PendingLocation } from
 
 /** Pauses before each new try of a location while the provider fails for a passing reason. */
 export const OUTAGE_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
+/**
+ * How long one job works before a new job takes over the rest. At one request a second (the
+ * Nominatim policy) 100,000 addresses take about 28 hours, longer than pg-boss lets a job run
+ * (its expiry's ceiling is 24 hours); and while one workspace's run holds the worker, the
+ * queued runs of others wait behind it, where a new job queues after them.
+ */
+export const RUN_SLICE_MS = 60 * 60 * 1000;
 /** Pending locations read at a time. */
 const BATCH = 100;
 /** A progress event at least every this many locations, or this often. */
@@ -39,9 +47,11 @@ interface GeocodingJobsDeps {
   stopping: AbortSignal;
   logger: Logger;
   outageRetryDelaysMs?: readonly number[];
+  runSliceMs?: number;
 }
 
-export type GeocodingOutcome = 'skipped' | 'completed' | 'failed' | 'cancelled';
+/** `continued`: the run did its share and a new job of the process goes on. */
+export type GeocodingOutcome = 'skipped' | 'completed' | 'continued' | 'failed' | 'cancelled';
 
 /** What a run did, kept in the process's summary so a resumed run counts on. */
 export interface GeocodingTally {
@@ -104,13 +114,17 @@ export function createGeocodingJobs({
   stopping,
   logger,
   outageRetryDelaysMs = OUTAGE_RETRY_DELAYS_MS,
+  runSliceMs = RUN_SLICE_MS,
 }: GeocodingJobsDeps) {
   async function run(payload: JobPayload<'geocoding.run'>, job: JobContext): Promise<GeocodingOutcome> {
     const processId = payload.process_id;
+    const runStarted = Date.now();
     const started = await processes.startRun(
       processId,
       job.id,
-      `Geocoding started (attempt ${job.retryCount + 1}).`,
+      payload.continued && job.retryCount === 0
+        ? 'Geocoding goes on in a new job.'
+        : `Geocoding started (attempt ${job.retryCount + 1}).`,
     );
     if (!started) return 'skipped';
     const stillRunning: ProcessChangeWhere = { id: processId, jobId: job.id, from: ['running'] };
@@ -274,6 +288,16 @@ export function createGeocodingJobs({
             Date.now() - lastProgress.at >= PROGRESS_INTERVAL_MS
           ) {
             if (!(await progress(`Geocoded ${tally.done} of ${tally.total} locations.`))) return 'cancelled';
+          }
+          if (Date.now() - runStarted >= runSliceMs) {
+            const continued = await processes.continueInNewJob(
+              processId,
+              job.id,
+              { name: 'geocoding.run', payload: { process_id: processId, continued: true } },
+              { progressPercent: percentOf(tally), summary: { ...tally } },
+              `Geocoded ${tally.done} of ${tally.total} locations; a new job goes on with the rest (a run lasts at most ${Math.round(runSliceMs / 60_000)} minutes).`,
+            );
+            return continued ? 'continued' : 'cancelled';
           }
         }
       }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
-import { type JobProcessType, processJobs } from '../../jobs/jobs.ts';
+import { type JobName, type JobPayload, type JobProcessType, processJobs } from '../../jobs/jobs.ts';
 import type { JobQueue, JobState } from '../../jobs/queue.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -176,6 +176,32 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
       { status: 'failed', errorMessage: reason, finishedAt: 'now', heartbeatAt: null },
       { type: 'error', message: reason },
     );
+  }
+
+  /**
+   * A running process whose job has done its share hands the rest to a new job of the same
+   * queue: running -> pending under a new job id, and the job sent, in one transaction. The
+   * job ends without failing (no retry spent). Answers whether the process was still this job's.
+   */
+  async function continueInNewJob<N extends JobName>(
+    processId: number,
+    jobId: string,
+    job: { name: N; payload: JobPayload<N> },
+    set: Pick<ProcessChangeSet, 'progressPercent' | 'summary'>,
+    message: string,
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const nextJobId = randomUUID();
+      const changed = await change(
+        { id: processId, jobId, from: ['running'] },
+        { ...set, status: 'pending', currentStep: 'queued', heartbeatAt: null, jobId: nextJobId },
+        { type: 'status', message },
+        tx,
+      );
+      if (!changed) return false;
+      await jobs.send(job.name, job.payload, { tx, id: nextJobId });
+      return true;
+    });
   }
 
   // --- the supervisor ---------------------------------------------------------------------
@@ -360,6 +386,7 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
     startRun,
     watch,
     handBack,
+    continueInNewJob,
     recoverStale,
     startSupervisor,
     list,
