@@ -113,9 +113,10 @@ async function runQueued(workspaceId: number, deps: Deps = ctx.deps, attempt = 0
   const [queued] = (await ctx.deps.db.execute(
     sql`delete from pgboss.job where id = ${process!.jobId!}::uuid returning data`,
   )) as unknown as { data: { process_id: number; continued?: true } }[];
+  // A retry's job was deleted by the run before it: pg-boss would send the same data again.
   const payload = queued?.data ?? { process_id: process!.id };
   const outcome = jobs ? jobs.run(payload, job) : runJob('geocoding.run', payload, deps, job);
-  return { processId: process!.id, outcome };
+  return { processId: process!.id, outcome, payload, job };
 }
 
 type Jobs = ReturnType<typeof createGeocodingJobs>;
@@ -439,35 +440,46 @@ describe('the geocoding job', () => {
     // A slice of no time: each run looks one location up and hands the rest on.
     const jobs = quickJobs([10], 0);
     const first = await runQueued(workspaceId, ctx.deps, 0, jobs);
+    // Resolved, not thrown: pg-boss completes the job and spends no retry.
     expect(await first.outcome).toBe('continued');
     const [handedOn] = await ctx.deps.db
       .select()
       .from(processesTable)
       .where(eq(processesTable.id, first.processId));
-    expect(handedOn).toMatchObject({ status: 'pending', summary: { total: 3, done: 1, not_found: 1 } });
-    // The new job is pg-boss's, under the id the process names, and says it goes on.
-    const [queued] = (await ctx.deps.db.execute(
-      sql`select data from pgboss.job where id = ${handedOn!.jobId!}::uuid`,
-    )) as unknown as { data: unknown }[];
-    expect(queued?.data).toEqual({ process_id: first.processId, continued: true });
+    expect(handedOn).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      progressPercent: 33,
+      summary: { total: 3, done: 1, not_found: 1 },
+    });
+    expect(handedOn!.jobId).not.toBe(first.job.id);
 
-    const outcomes: string[] = [];
-    for (let run = 0; run < 3; run += 1) {
+    const runs: { outcome: string; payload: unknown }[] = [];
+    for (let run = 0; run < 2; run += 1) {
       const next = await runQueued(workspaceId, ctx.deps, 0, jobs);
       expect(next.processId).toBe(first.processId);
-      outcomes.push(String(await next.outcome));
+      // The job pg-boss holds under the id its process names, marked as going on.
+      runs.push({ outcome: String(await next.outcome), payload: next.payload });
     }
-    // Two more locations, each its own run; the last run finds none left and finishes.
-    expect(outcomes).toEqual(['continued', 'continued', 'completed']);
+    // The second location hands on the third; the third run finds none left and finishes.
+    expect(runs).toEqual([
+      { outcome: 'continued', payload: { process_id: first.processId, continued: true } },
+      { outcome: 'completed', payload: { process_id: first.processId, continued: true } },
+    ]);
     const [done] = await ctx.deps.db
       .select()
       .from(processesTable)
       .where(eq(processesTable.id, first.processId));
-    expect(done).toMatchObject({ status: 'completed', summary: { total: 3, done: 3, not_found: 3 } });
+    // One attempt: the jobs that went on are no new attempts.
+    expect(done).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+      summary: { total: 3, done: 3, not_found: 3 },
+    });
     expect(new Set(geocoderRequests().map((request) => request.query.address)).size).toBe(3);
     expect(geocoderRequests()).toHaveLength(3);
     const events = (await eventsOf(first.processId)).map((event) => event.message);
-    expect(events.filter((message) => message === 'Geocoding goes on in a new job.')).toHaveLength(3);
+    expect(events.filter((message) => message === 'Geocoding goes on in a new job.')).toHaveLength(2);
     expect(events).toContain(
       'Geocoded 1 of 3 locations; a new job goes on with the rest (a run lasts at most 0 minutes).',
     );

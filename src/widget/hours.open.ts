@@ -14,6 +14,6 @@ export const hasHours = (locations: FinderLocation[]) =>
 /** Whether a schedule (a chunked finder's index holds each distinct one once) is open at `now`. */
 export const isScheduleOpen = (schedule: OpeningSchedule, now: number) => isOpenAt(schedule, now);
 
-// A payload published before opening hours lacks their fields: openingStatus reads that as unknown.
+// A payload published before opening hours lacks their fields: isOpenAt answers false for them.
 export const isOpenNow = (location: FinderLocation, now: number) =>
   isScheduleOpen(location as OpeningSchedule, now);

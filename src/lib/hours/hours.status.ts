@@ -177,7 +177,7 @@ const NO_INSTANTS: number[] = [];
 // for it (and minified names keep the widget small).
 let readSchedule: OpeningSchedule;
 let readTable: DayTable;
-/** Which schedule is read: an entry of `read` is its when stamped with this. */
+/** The schedule being read: `read[i]` is its day i when `readIn[i]` is this. */
 let generation = 0;
 const read: DayInstants[] = new Array(DAY_COUNT).fill(null);
 const readIn: number[] = new Array(DAY_COUNT).fill(0);
@@ -201,7 +201,7 @@ function dayInstants(day: number): DayInstants {
     read[place] = readDay(day, place);
     readIn[place] = generation;
   }
-  return read[place]!;
+  return read[place] as DayInstants;
 }
 
 function readDay(day: number, place: number): DayInstants {

@@ -119,12 +119,13 @@ export function createGeocodingJobs({
   async function run(payload: JobPayload<'geocoding.run'>, job: JobContext): Promise<GeocodingOutcome> {
     const processId = payload.process_id;
     const runStarted = Date.now();
+    // A retry of a job that went on is an attempt like any other.
+    const continued = payload.continued === true && job.retryCount === 0;
     const started = await processes.startRun(
       processId,
       job.id,
-      payload.continued && job.retryCount === 0
-        ? 'Geocoding goes on in a new job.'
-        : `Geocoding started (attempt ${job.retryCount + 1}).`,
+      continued ? 'Geocoding goes on in a new job.' : `Geocoding started (attempt ${job.retryCount + 1}).`,
+      { continued },
     );
     if (!started) return 'skipped';
     const stillRunning: ProcessChangeWhere = { id: processId, jobId: job.id, from: ['running'] };
@@ -273,7 +274,7 @@ export function createGeocodingJobs({
     try {
       await progress(`${tally.total - tally.done} locations to geocode with ${geocoder.kind}.`);
       let afterId = 0;
-      for (;;) {
+      pass: for (;;) {
         const batch = await repository.nextPending(workspaceId, afterId, BATCH);
         if (batch.length === 0) {
           if (await finish()) break;
@@ -289,15 +290,17 @@ export function createGeocodingJobs({
           ) {
             if (!(await progress(`Geocoded ${tally.done} of ${tally.total} locations.`))) return 'cancelled';
           }
+          // Its time is up: a new job goes on with what is left, if anything is.
           if (Date.now() - runStarted >= runSliceMs) {
-            const continued = await processes.continueInNewJob(
+            if (await finish()) break pass;
+            const handedOn = await processes.continueInNewJob(
               processId,
               job.id,
               { name: 'geocoding.run', payload: { process_id: processId, continued: true } },
               { progressPercent: percentOf(tally), summary: { ...tally } },
               `Geocoded ${tally.done} of ${tally.total} locations; a new job goes on with the rest (a run lasts at most ${Math.round(runSliceMs / 60_000)} minutes).`,
             );
-            return continued ? 'continued' : 'cancelled';
+            return handedOn ? 'continued' : 'cancelled';
           }
         }
       }

@@ -108,19 +108,20 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
   /**
    * The job's claim on its process: pending (or running with a dead heartbeat, when pg-boss
    * retries the job of a worker that died) -> running, while `jobId` is its latest dispatch.
-   * Undefined: nothing to do (cancelled, finished, or superseded by a retry).
+   * Undefined: nothing to do (cancelled, finished, or superseded by a retry). A job that goes on
+   * from another's share of the work (`continued`, continueInNewJob) is no new attempt and keeps
+   * the progress.
    */
-  function startRun(processId: number, jobId: string, message: string) {
+  function startRun(processId: number, jobId: string, message: string, { continued = false } = {}) {
     return change(
       { id: processId, jobId, from: ['pending'], orStaleRunningSeconds: STALE_AFTER_SECONDS },
       {
         status: 'running',
-        attempts: 'increment',
+        ...(continued ? {} : { attempts: 'increment', progressPercent: 0 }),
         startedAt: 'now',
         finishedAt: null,
         heartbeatAt: 'now',
         errorMessage: null,
-        progressPercent: 0,
         currentStep: 'started',
       },
       { type: 'status', message },
@@ -195,7 +196,7 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
       const changed = await change(
         { id: processId, jobId, from: ['running'] },
         { ...set, status: 'pending', currentStep: 'queued', heartbeatAt: null, jobId: nextJobId },
-        { type: 'status', message },
+        { type: 'status', message, ...(set.summary ? { payload: set.summary } : {}) },
         tx,
       );
       if (!changed) return false;
