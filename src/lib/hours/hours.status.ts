@@ -123,34 +123,25 @@ interface DayTable {
   horizon: number;
   /** Of the same days: instants already read, by the day's intervals joined with commas. */
   days: Map<string, DayInstants>[];
+  /** The last instant the table was asked for and holds for. */
+  instant: number;
 }
 
 const DAY_COUNT = HORIZON_DAY - FIRST_DAY + 1;
 const tables = new Map<string, DayTable>();
-// The tables of the last instant asked for: a pass over thousands of locations asks for a few
-// zones' tables at one instant, each of them thousands of times.
-let tablesInstant = Number.NaN;
-const tablesAtInstant = new Map<string, DayTable | null>();
 
 function dayTable(timeZone: string, now: number): DayTable | undefined {
-  if (now !== tablesInstant) {
-    tablesAtInstant.clear();
-    tablesInstant = now;
-  }
-  let table = tablesAtInstant.get(timeZone);
-  if (table === undefined) {
-    table = readDayTable(timeZone, now) ?? null;
-    tablesAtInstant.set(timeZone, table);
-  }
-  return table ?? undefined;
-}
-
-function readDayTable(timeZone: string, now: number): DayTable | undefined {
+  const cached = tables.get(timeZone);
+  // A pass over thousands of locations asks for a few zones' tables at one instant, each of them
+  // thousands of times: the clock and the wall-clock time are read once.
+  if (cached?.instant === now) return cached;
   const clock = zoneClock(timeZone, now);
   if (!clock) return undefined;
   const today = Math.floor(wallClockAt(clock, now) / DAY) * DAY;
-  const cached = tables.get(timeZone);
-  if (cached?.clock === clock && cached.today === today) return cached;
+  if (cached?.clock === clock && cached.today === today) {
+    cached.instant = now;
+    return cached;
+  }
   const dates: string[] = [];
   const weekdays: Weekday[] = [];
   for (let day = FIRST_DAY; day <= HORIZON_DAY; day++) {
@@ -161,7 +152,7 @@ function readDayTable(timeZone: string, now: number): DayTable | undefined {
   }
   // startOfDay of HORIZON_DAY, read before the table exists.
   const horizon = instantOfWallClock(clock, today + HORIZON_DAY * DAY, true);
-  const table = { clock, today, dates, weekdays, days: dates.map(() => new Map()), horizon };
+  const table = { clock, today, dates, weekdays, days: dates.map(() => new Map()), horizon, instant: now };
   tables.set(timeZone, table);
   return table;
 }
