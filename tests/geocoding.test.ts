@@ -94,6 +94,10 @@ const geocodingProcesses = (workspaceId: number) =>
     .where(and(eq(processesTable.workspaceId, workspaceId), eq(processesTable.type, 'geocoding')))
     .orderBy(processesTable.id);
 
+/** The process's row as it is now. */
+const processRow = async (id: number) =>
+  (await ctx.deps.db.select().from(processesTable).where(eq(processesTable.id, id)))[0];
+
 const eventsOf = async (processId: number) =>
   (
     await ctx.deps.db
@@ -287,7 +291,7 @@ describe('the geocoding job', () => {
     expect(await statusOf(nowhere.id)).toEqual({ status: 'not_found', lat: null, lng: null });
     expect(geocoderRequests()).toHaveLength(5);
 
-    const [process] = await ctx.deps.db.select().from(processesTable).where(eq(processesTable.id, processId));
+    const process = await processRow(processId);
     expect(process).toMatchObject({
       status: 'completed',
       progressPercent: 100,
@@ -344,7 +348,7 @@ describe('the geocoding job', () => {
     expect(geocoderRequests()).toHaveLength(1);
     expect((await statusOf(first.id)).lat).toBe(51.5033635);
     expect((await statusOf(second.id)).lat).toBe(51.5033635);
-    const [process] = await ctx.deps.db.select().from(processesTable).where(eq(processesTable.id, processId));
+    const process = await processRow(processId);
     expect(process!.summary).toMatchObject({ geocoded: 1, from_cache: 1 });
   });
 
@@ -405,10 +409,7 @@ describe('the geocoding job', () => {
 
     const first = await runQueued(workspaceId, ctx.deps, 0, jobs);
     await expect(first.outcome).rejects.toThrow(/The geocoder kept failing: google-geocoding: answered 503/);
-    const [handedBack] = await ctx.deps.db
-      .select()
-      .from(processesTable)
-      .where(eq(processesTable.id, first.processId));
+    const handedBack = await processRow(first.processId);
     expect(handedBack).toMatchObject({ status: 'pending', summary: { done: 3, not_found: 3 } });
     expect((await call('GET', `/workspaces/${workspaceId}/geocoding`, token)).json()).toMatchObject({
       pending: 3,
@@ -418,10 +419,7 @@ describe('the geocoding job', () => {
     const second = await runQueued(workspaceId, ctx.deps, 1, jobs);
     expect(second.processId).toBe(first.processId);
     expect(await second.outcome).toBe('completed');
-    const [done] = await ctx.deps.db
-      .select()
-      .from(processesTable)
-      .where(eq(processesTable.id, first.processId));
+    const done = await processRow(first.processId);
     expect(done).toMatchObject({ status: 'completed', summary: { total: 6, done: 6, not_found: 6 } });
     // The first three were not asked again: 3 + 4 failed tries + 1 failed try and 3 more.
     const asked = geocoderRequests().map((request) => request.query.address);
@@ -442,10 +440,7 @@ describe('the geocoding job', () => {
     const first = await runQueued(workspaceId, ctx.deps, 0, jobs);
     // Resolved, not thrown: pg-boss completes the job and spends no retry.
     expect(await first.outcome).toBe('continued');
-    const [handedOn] = await ctx.deps.db
-      .select()
-      .from(processesTable)
-      .where(eq(processesTable.id, first.processId));
+    const handedOn = await processRow(first.processId);
     expect(handedOn).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -466,10 +461,7 @@ describe('the geocoding job', () => {
       { outcome: 'continued', payload: { process_id: first.processId, continued: true } },
       { outcome: 'completed', payload: { process_id: first.processId, continued: true } },
     ]);
-    const [done] = await ctx.deps.db
-      .select()
-      .from(processesTable)
-      .where(eq(processesTable.id, first.processId));
+    const done = await processRow(first.processId);
     // One attempt: the jobs that went on are no new attempts.
     expect(done).toMatchObject({
       status: 'completed',
@@ -494,7 +486,7 @@ describe('the geocoding job', () => {
     // Resolves: pg-boss completes the job and retries nothing.
     expect(await outcome).toBe('failed');
     expect(geocoderRequests()).toHaveLength(1);
-    const [process] = await ctx.deps.db.select().from(processesTable).where(eq(processesTable.id, processId));
+    const process = await processRow(processId);
     expect(process).toMatchObject({ status: 'failed', summary: { done: 0 } });
     expect(process!.errorMessage).toBe(
       'The geocoder refused the key (google-geocoding: answered REQUEST_DENIED); geocoding stopped. Fix GEOCODER_API_KEY and start it again.',

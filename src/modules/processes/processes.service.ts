@@ -191,18 +191,32 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
     set: Pick<ProcessChangeSet, 'progressPercent' | 'summary'>,
     message: string,
   ): Promise<boolean> {
-    return db.transaction(async (tx) => {
-      const nextJobId = randomUUID();
-      const changed = await change(
-        { id: processId, jobId, from: ['running'] },
-        { ...set, status: 'pending', currentStep: 'queued', heartbeatAt: null, jobId: nextJobId },
-        { type: 'status', message, ...(set.summary ? { payload: set.summary } : {}) },
+    return db.transaction((tx) =>
+      sendAgain(
         tx,
-      );
-      if (!changed) return false;
-      await jobs.send(job.name, job.payload, { tx, id: nextJobId });
-      return true;
-    });
+        { id: processId, jobId, from: ['running'] },
+        { ...set, status: 'pending', currentStep: 'queued', heartbeatAt: null },
+        { type: 'status', message, ...(set.summary ? { payload: set.summary } : {}) },
+        job,
+      ),
+    );
+  }
+
+  /**
+   * In `tx`: the change to the process under a new job id and, when it applied, that job sent,
+   * so that the process names the job pg-boss holds. Answers whether it applied.
+   */
+  async function sendAgain<N extends JobName>(
+    tx: Executor,
+    where: ProcessChangeWhere,
+    set: ProcessChangeSet,
+    event: ProcessEventInput,
+    job: { name: N; payload: JobPayload<N> },
+  ): Promise<boolean> {
+    const jobId = randomUUID();
+    if (!(await change(where, { ...set, jobId }, event, tx))) return false;
+    await jobs.send(job.name, job.payload, { tx, id: jobId });
+    return true;
   }
 
   // --- the supervisor ---------------------------------------------------------------------
@@ -311,9 +325,8 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
       if (!row) throw createProcessNotFoundError();
       if (row.status !== 'failed') throw createProcessNotRetryableError(row.status);
       if (!isJobProcessType(row.type)) throw createProcessTypeNotRetryableError(row.type);
-      const name = processJobs[row.type];
-      const jobId = randomUUID();
-      await change(
+      await sendAgain(
+        tx,
         { id, from: ['failed'] },
         {
           status: 'pending',
@@ -323,12 +336,10 @@ export function createProcessesService({ db, processes, jobs, hub, logger }: Pro
           summary: null,
           finishedAt: null,
           heartbeatAt: null,
-          jobId,
         },
         { type: 'status', message: 'Retry requested; the job is queued again.' },
-        tx,
+        { name: processJobs[row.type], payload: { process_id: id } },
       );
-      await jobs.send(name, { process_id: id }, { tx, id: jobId });
     });
     return get(userId, id);
   }
