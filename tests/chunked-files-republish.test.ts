@@ -245,6 +245,7 @@ describe('a republish from the published index', () => {
       [manifest, { ...index, tags: index.tags.slice(1) }],
       [manifest, { ...index, schedule: index.schedule.map(() => 999) }],
       [manifest, { ...index, id: 'x' }],
+      [manifest, { ...index, lng: [...index.lng.slice(1), 0.5] }],
       [{ ...manifest, chunked: { ...manifest.chunked, areas: [['c/x.json', -1]] } }, index],
       [{ ...manifest, tags: null }, index],
       [{ ...manifest, tags: [null, null, null] }, index],

@@ -112,6 +112,8 @@ describe('readIndex', () => {
     ['a bitset of another length', { ...indexBody, tags: ['AA=='] }],
     ['a bitset that is not base64', { ...indexBody, tags: indexBody.tags.map(() => '%%%') }],
     ['a position that is not a number', { ...indexBody, lat: [...indexBody.lat.slice(1), 'x'] }],
+    // The index writes scaled integers; the publish that reads it back refuses the same.
+    ['a position that is not an integer', { ...indexBody, lat: [...indexBody.lat.slice(1), 0.5] }],
   ])('refuses %s', (_, body) => {
     expect(readIndex(body, manifestAreas)).toBeUndefined();
   });

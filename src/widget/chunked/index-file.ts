@@ -7,6 +7,7 @@ import { around } from 'geokdbush';
 import KDBush from 'kdbush';
 import { sums } from '../../lib/deltas.ts';
 import type { OpeningSchedule } from '../../lib/hours/hours.model.ts';
+import { isIntegerList, isStringList } from '../../lib/json-lists.ts';
 import type { ManifestArea } from './nearest-areas.ts';
 
 /** Integers per degree in the index (the publish's INDEX_COORDINATE_SCALE). */
@@ -33,11 +34,6 @@ export interface ChunkedIndex {
   spatial: KDBush;
 }
 
-const isNumberList = (value: unknown): value is number[] =>
-  Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n));
-const isTextList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((text) => typeof text === 'string');
-
 function bitsets(encoded: string[], count: number): Uint8Array[] | undefined {
   const sets: Uint8Array[] = [];
   for (const base64 of encoded) {
@@ -61,7 +57,7 @@ export function readIndex(body: unknown, manifestAreas: readonly ManifestArea[])
   if (typeof body !== 'object' || body === null) return undefined;
   const file = body as Record<string, unknown>;
   const { id, lat, lng, schedule, schedules } = file;
-  if (!isNumberList(id) || !isNumberList(lat) || !isNumberList(lng) || !isNumberList(schedule))
+  if (!isIntegerList(id) || !isIntegerList(lat) || !isIntegerList(lng) || !isIntegerList(schedule))
     return undefined;
   if (!Array.isArray(schedules)) return undefined;
   const count = id.length;
@@ -75,7 +71,7 @@ export function readIndex(body: unknown, manifestAreas: readonly ManifestArea[])
     return undefined;
   }
   const [tags, sets, refinements] = [file.tags, file.sets, file.refinements].map((encoded) =>
-    isTextList(encoded) ? bitsets(encoded, count) : undefined,
+    isStringList(encoded) ? bitsets(encoded, count) : undefined,
   );
   if (!tags || !sets || !refinements) return undefined;
   const areas = new Uint32Array(count);

@@ -16,6 +16,7 @@ import { sha1Hex } from '../../../../lib/crypto.ts';
 import { deltas, sums } from '../../../../lib/deltas.ts';
 import type { AreaBounds } from '../../../../lib/geo.ts';
 import type { OpeningSchedule } from '../../../../lib/hours/hours.model.ts';
+import { isIntegerList, isStringList } from '../../../../lib/json-lists.ts';
 import { matchesRefinement, type Refinement } from '../../../../lib/refinements.ts';
 import { clusterSummaries } from './chunked.clusters.ts';
 
@@ -158,11 +159,6 @@ export interface PublishedIndex {
   clusters?: ChunkedFile & { maxZoom: number };
 }
 
-const isNumberList = (value: unknown): value is number[] =>
-  Array.isArray(value) && value.every((entry) => typeof entry === 'number' && Number.isInteger(entry));
-const isStringList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((entry) => typeof entry === 'string');
-
 /** The manifest's cluster summaries with their bytes, when these are what the manifest names. */
 function publishedClusters(chunked: unknown, body: Buffer | undefined): PublishedIndex['clusters'] {
   const { path, max_zoom: maxZoom } = ((chunked as ChunkedManifest | undefined)?.clusters ?? {}) as Partial<
@@ -200,12 +196,12 @@ export function readPublishedIndex(
   const columns = (index ?? {}) as Record<string, unknown>;
   const { id, lat, lng, schedule, schedules } = columns;
   if (
-    !isNumberList(id) ||
-    !isNumberList(lat) ||
-    !isNumberList(lng) ||
+    !isIntegerList(id) ||
+    !isIntegerList(lat) ||
+    !isIntegerList(lng) ||
     lat.length !== lng.length ||
     lat.length > id.length ||
-    !isNumberList(schedule) ||
+    !isIntegerList(schedule) ||
     schedule.length !== id.length ||
     !Array.isArray(schedules) ||
     schedule.some((number) => number >= schedules.length)
