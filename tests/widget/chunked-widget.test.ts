@@ -17,7 +17,8 @@
 //   and its map's markers named; a deep link with a filter and a location opens the location
 //   once the index has loaded; an index file that cannot be read (after the map drew the
 //   cluster summaries) and an area file that is gone from the storage leave a widget that says
-//   so, with no error thrown in the page and no endless requests for the missing file.
+//   so, with no error thrown in the page and no endless requests for the missing file; and the
+//   same finder on the demo page, the service's own origin, lists, filters and opens details.
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -553,6 +554,41 @@ describe('a finder of twelve', () => {
       `#lf-${small.token.slice(0, 8)}=loc:${id};t:free-wi-fi`,
     );
     await checkState(page, 'chunked-small-linked');
+    expect(errors).toEqual([]);
+  });
+
+  it('works the same on a page of the service’s own origin: the demo page', async () => {
+    // The page, the widget and the chunked files all on the service's origin: same-origin
+    // requests, which Chromium answers differently from the host page's cross-origin ones.
+    // The demo page's CSP refuses the inline scripts these checks inject; the CSP has its own
+    // test (embed.test.ts).
+    const opened = await openPage(stage.browser, { bypassCSP: true });
+    pages.push(opened);
+    const { page } = opened;
+    const errors: string[] = [];
+    const responses: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('response', (response) => responses.push(`${response.status()} ${response.url()}`));
+    const origin = new URL(stage.backend.apiUrl).origin;
+    const { manifestUrl, indexUrl, areaUrls } = await published(small.token);
+    expect(new URL(manifestUrl).origin).toBe(origin);
+
+    await page.goto(`${origin}/demo/${small.token}`);
+    await widgetsReady(page);
+    expect(await statusText(page)).toBe('12 locations');
+    await expectIndexOrder(page, await indexOrder(small.token));
+    await whenComplete(page);
+    for (const url of [manifestUrl, indexUrl, ...areaUrls]) expect(responses).toContain(`200 ${url}`);
+
+    // A tag over the index's bitsets, then a row's details.
+    const withWifi = small.locations.filter((location) => location.tags.includes('free-wi-fi')).length;
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Free Wi-Fi' }).check();
+    await waitForStatus(page, `${withWifi} locations`);
+    const [first] = await loadedRows(page, 0, 1);
+    await page.locator('.lf-list li[data-index="0"] button').click();
+    await page.getByRole('heading', { name: first!.title }).waitFor();
+    await checkState(page, 'chunked-small-same-origin');
     expect(errors).toEqual([]);
   });
 
