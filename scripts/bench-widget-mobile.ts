@@ -7,8 +7,9 @@
 // (nothing cached):
 // - the time from navigation start to the first list, and the bytes transferred before it (as
 //   received, headers included; the map file and tiles come later);
-// - a filter change (a tag checkbox: the filter, the list and the count) and a new search
-//   position (the deep link changed), both on the slowed CPU;
+// - a filter change (a tag checkbox: the filter, the list and the count), a new search
+//   position (the deep link changed) and "Open now" on, off and on again (every location's
+//   status at the instant, the first time in the page), all on the slowed CPU;
 // - the floor: a page of no widget that fetches only what the nearest 20 locations need and
 //   lists them, from the same origin and through the same network, so the widget's time reads
 //   against what the format allows (a chunked finder: the manifest and the nearest areas).
@@ -31,7 +32,7 @@ import { seedChain } from '../tests/widget/helpers/chain.ts';
 import { type ServiceBackend, startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { type HostSite, startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
 import { openBenchDatabase } from './bench-database.ts';
-import { customerPage, FILTER_TIMES, SEARCH_TIME } from './bench-widget-page.ts';
+import { customerPage, FILTER_TIMES, OPEN_NOW_TIMES, SEARCH_TIME } from './bench-widget-page.ts';
 import { buildWidget } from './build-widget.ts';
 import { publishFinder } from './seed-finder.ts';
 
@@ -185,6 +186,7 @@ async function interactions(browser: Browser, url: string, token: string) {
     COMPLETE_MARK,
   )) as number;
   const filters = (await page.page.evaluate(FILTER_TIMES)) as { sync: number; status: string }[];
+  const openNow = (await page.page.evaluate(OPEN_NOW_TIMES)) as { ms: number; status: string }[];
   // Close the filters panel: on a phone it covers the list.
   await page.page.keyboard.press('Escape');
   const search = (await page.page.evaluate(SEARCH_TIME(hashOf(token, ELSEWHERE)))) as {
@@ -192,7 +194,7 @@ async function interactions(browser: Browser, url: string, token: string) {
     status: string;
   };
   await page.close();
-  return { filter: median(filters.map((entry) => entry.sync)), search, complete };
+  return { filter: median(filters.map((entry) => entry.sync)), openNow, search, complete };
 }
 
 async function measureSize(
@@ -218,7 +220,7 @@ async function measureSize(
     widget.push(await load(browser, widgetUrl, LIST_TIME));
     floor.push(await load(browser, floorUrl, 'window.__floor'));
   }
-  const { filter, search, complete } = await interactions(browser, widgetUrl, token);
+  const { filter, openNow, search, complete } = await interactions(browser, widgetUrl, token);
   const widgetList = median(widget.map((load) => load.list));
   const floorList = median(floor.map((load) => load.list));
   console.log(
@@ -235,6 +237,10 @@ async function measureSize(
   console.log(
     `    every location known (a chunked finder's index loaded) ${ms(complete)} after navigation start; ` +
       `filter change (tag checkbox: filter, list, count) ${ms(filter)} median of 10; new search position ${ms(search.time)} ("${search.status}")`,
+  );
+  console.log(
+    `    "Open now" (every location's status at the instant, the filter, list and count): ${ms(openNow[0]!.ms)} on, ` +
+      `the first time ("${openNow[0]!.status}"), ${ms(openNow[1]!.ms)} off, ${ms(openNow[2]!.ms)} on again`,
   );
 }
 

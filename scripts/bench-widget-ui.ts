@@ -19,13 +19,25 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../src/lib/project-root.ts';
+import { MAX_AREA_LOCATIONS, splitIntoAreas } from '../src/modules/finders/payload/chunked/chunked.areas.ts';
+import {
+  type ChunkedManifest,
+  chunkedFiles,
+  type PayloadFrame,
+} from '../src/modules/finders/payload/chunked/chunked.files.ts';
 import { LIST_RENDERED_MARK, MAP_RENDERED_MARK } from '../src/widget/marks.ts';
 import { generateFinderPayload, PLACES } from '../tests/fakes/widget-payload.ts';
 import { launchChromium, openPage } from '../tests/widget/helpers/browser.ts';
 import { startServiceBackend } from '../tests/widget/helpers/service-backend.ts';
 import { startHostSite, startTileServer } from '../tests/widget/helpers/static-servers.ts';
 import { openBenchDatabase } from './bench-database.ts';
-import { customerPage, FILTER_CHANGES, FILTER_TIMES, SEARCH_TIME } from './bench-widget-page.ts';
+import {
+  customerPage,
+  FILTER_CHANGES,
+  FILTER_TIMES,
+  OPEN_NOW_TIMES,
+  SEARCH_TIME,
+} from './bench-widget-page.ts';
 import { buildWidget, measureHoursBytes, measureWidget } from './build-widget.ts';
 
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 10_000);
@@ -58,23 +70,6 @@ const LOAD_TIMES = `(async () => {
   };
 })()`;
 
-// "Open now" on, off and on again: the synchronous work (every location's status at the
-// instant, the filter, the list and the count), the first time and again.
-const OPEN_NOW_TIMES = `(async () => {
-  const root = document.querySelector('[data-location-finder]').shadowRoot;
-  const box = [...root.querySelectorAll('.lf-fieldset')]
-    .find((set) => set.querySelector('legend').textContent === 'Opening hours').querySelector('input');
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  const times = [];
-  for (let i = 0; i < 3; i++) {
-    await frame();
-    const start = performance.now();
-    box.click();
-    times.push({ ms: performance.now() - start, status: root.querySelector('.lf-status').textContent });
-  }
-  return times;
-})()`;
-
 // Every location's opening status (src/lib/hours/hours.status.ts, bundled as widget.js bundles
 // it) in a page that has computed none yet, in steps. First the engine's Intl data, which the
 // widget loads before any status whether or not locations have hours (its plural rules and the
@@ -83,9 +78,14 @@ const OPEN_NOW_TIMES = `(async () => {
 // (code the engine has not compiled yet); their sum is the figure. Then again at the same
 // instant (median of 11) and a minute later each time, as the list's minute does (median of 11).
 // `reading`: 'status', each location's whole status (what a list row shows); 'open', only
-// whether it is open (isOpenAt, what the "Open now" filter reads of every location).
-const STATUS_TIMES = (reading: 'status' | 'open') => `(() => {
+// whether it is open (isOpenAt, what the "Open now" filter reads of every location of a single
+// file); 'index', whether each is open as the widget reads a chunked finder, which the service
+// publishes from 5,000 locations on (PUBLISH_CHUNKED_FROM): its index, read beforehand and not
+// counted, numbers each location's schedule, and each distinct schedule is read once
+// (chunked-data.ts openLocations).
+const STATUS_TIMES = (reading: Reading) => `(() => {
   const now = Date.now();
+  const index = ${reading === 'index' ? 'window.readIndex(window.indexBody, window.readManifestAreas(window.manifestAreas))' : 'undefined'};
   let start = performance.now();
   new Intl.PluralRules('en').select(2);
   (10000).toLocaleString('en');
@@ -94,15 +94,22 @@ const STATUS_TIMES = (reading: 'status' | 'open') => `(() => {
   new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', timeZoneName: 'longOffset' }).format(now);
   const intl = performance.now() - start;
   start = performance.now();
-  for (const zone of new Set(window.locations.map((location) => location.time_zone))) {
+  for (const zone of new Set((index ? index.schedules : window.locations).map((location) => location.time_zone))) {
     if (zone) window.zoneClock(zone, now);
   }
   const clocks = performance.now() - start;
   const time = (at) => {
     const start = performance.now();
     let open = 0;
-    for (const location of window.locations) if (${reading === 'open' ? 'window.isOpenAt(location, at)' : "window.openingStatus(location, at).state === 'open'"}) open++;
-    return { ms: performance.now() - start, open };
+    ${
+      reading === 'index'
+        ? `const bits = window.openLocations(index, at);
+    const ms = performance.now() - start;
+    for (let i = 0; i < index.count; i++) if (bits[i >> 3] & (1 << (i & 7))) open++;
+    return { ms, open };`
+        : `for (const location of window.locations) if (${reading === 'open' ? 'window.isOpenAt(location, at)' : "window.openingStatus(location, at).state === 'open'"}) open++;
+    return { ms: performance.now() - start, open };`
+    }
   };
   const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const first = time(now);
@@ -111,13 +118,60 @@ const STATUS_TIMES = (reading: 'status' | 'open') => `(() => {
   return { engine, intl, clocks, first: first.ms, open: first.open, again: median(again), later: median(later) };
 })()`;
 
+type Reading = 'status' | 'open' | 'index';
+
+interface PublishedPayload extends PayloadFrame {
+  locations: { id: number; lat: number | null; lng: number | null }[];
+}
+
+/**
+ * The chunked publish of a single file's locations, cut and written by the service's own code
+ * (chunked.areas.ts, chunked.files.ts) as a publish of them would be: the index file's text, the
+ * manifest's areas and the number of distinct schedules the index holds.
+ */
+function chunkedIndexOf(payload: PublishedPayload): { index: string; areas: unknown; schedules: number } {
+  const texts = new Map(payload.locations.map((location) => [location.id, JSON.stringify(location)]));
+  const placed = payload.locations.flatMap(({ id, lat, lng }) =>
+    lat === null || lng === null ? [] : [{ id, lat, lng }],
+  );
+  const unplaced = payload.locations.filter((location) => location.lat === null || location.lng === null);
+  const areas = [
+    ...splitIntoAreas(placed),
+    ...Array.from({ length: Math.ceil(unplaced.length / MAX_AREA_LOCATIONS) }, (_, k) => ({
+      ids: unplaced
+        .slice(k * MAX_AREA_LOCATIONS, (k + 1) * MAX_AREA_LOCATIONS)
+        .map((location) => location.id),
+      bounds: null,
+      radiusKm: null,
+    })),
+  ];
+  const { manifest, files } = chunkedFiles(
+    payload,
+    areas.map((area) => ({
+      documents: Buffer.from(area.ids.map((id) => texts.get(id)).join(',')),
+      bounds: area.bounds,
+      radiusKm: area.radiusKm,
+    })),
+  );
+  const { chunked } = JSON.parse(manifest.toString('utf8')) as { chunked: ChunkedManifest };
+  const index = files.find((file) => file.path === chunked.index)!.body.toString('utf8');
+  return {
+    index,
+    areas: chunked.areas,
+    schedules: (JSON.parse(index) as { schedules: unknown[] }).schedules.length,
+  };
+}
+
 async function statusBundle(): Promise<string> {
   const result = await build({
     stdin: {
       contents:
         "import { isOpenAt, openingStatus } from './src/lib/hours/hours.status.ts';\n" +
         "import { zoneClock } from './src/lib/hours/hours.zone.ts';\n" +
-        'Object.assign(window, { isOpenAt, openingStatus, zoneClock });',
+        "import { openLocations } from './src/widget/chunked/chunked-data.ts';\n" +
+        "import { readIndex } from './src/widget/chunked/index-file.ts';\n" +
+        "import { readManifestAreas } from './src/widget/chunked/nearest-areas.ts';\n" +
+        'Object.assign(window, { isOpenAt, openingStatus, zoneClock, openLocations, readIndex, readManifestAreas });',
       resolveDir: projectRoot,
       loader: 'ts',
     },
@@ -190,7 +244,8 @@ async function main() {
   // The pointer names its file relative to itself (docs/api.md, Publishing).
   const published = Buffer.from(await (await fetch(new URL(pointer.url, pointerUrl))).arrayBuffer());
   const publishedBytes = published.byteLength;
-  const publishedLocations = (JSON.parse(published.toString('utf8')) as { locations: unknown[] }).locations;
+  const publishedPayload = JSON.parse(published.toString('utf8')) as PublishedPayload;
+  const publishedLocations = publishedPayload.locations;
   const url = site.page('/', customerPage(backend.scriptUrl, payload.token));
   const browser = await launchChromium();
 
@@ -216,13 +271,17 @@ async function main() {
     const filters = (await page.evaluate(FILTER_TIMES)) as { sync: number; frame: number; status: string }[];
     const openNow = (await page.evaluate(OPEN_NOW_TIMES)) as { ms: number; status: string }[];
     const bundle = await statusBundle();
-    const statusTimes = async (reading: 'status' | 'open') => {
+    const chunked = chunkedIndexOf(publishedPayload);
+    const statusTimes = async (reading: Reading) => {
       const statusPage = await openPage(browser);
       await statusPage.page.setContent(
         '<!doctype html><html><head><title>statuses</title></head><body></body></html>',
       );
       await statusPage.page.addScriptTag({
-        content: `window.locations = ${JSON.stringify(publishedLocations)};`,
+        content:
+          reading === 'index'
+            ? `window.indexBody = ${chunked.index}; window.manifestAreas = ${JSON.stringify(chunked.areas)};`
+            : `window.locations = ${JSON.stringify(publishedLocations)};`,
       });
       await statusPage.page.addScriptTag({ content: bundle });
       const times = (await statusPage.page.evaluate(STATUS_TIMES(reading))) as {
@@ -240,9 +299,11 @@ async function main() {
     // A first time happens once per page: RUNS fresh pages of each, interleaved, medians.
     const statusRuns: Awaited<ReturnType<typeof statusTimes>>[] = [];
     const openRuns: typeof statusRuns = [];
+    const indexRuns: typeof statusRuns = [];
     for (let run = 0; run < RUNS; run++) {
       statusRuns.push(await statusTimes('status'));
       openRuns.push(await statusTimes('open'));
+      indexRuns.push(await statusTimes('index'));
     }
     const search = (await page.evaluate(
       SEARCH_TIME(`#lf-${payload.token.slice(0, 8)}=q:Berlin;lat:52.52000;lng:13.40500`),
@@ -294,7 +355,11 @@ async function main() {
         `their own (medians): ${statusLine(statusRuns)}`,
     );
     console.log(
-      `  whether each of them is open (what the "Open now" filter reads), in ${RUNS} other pages: ${statusLine(openRuns)}`,
+      `  whether each of them is open (what the "Open now" filter reads of a single file), in ${RUNS} other pages: ${statusLine(openRuns)}`,
+    );
+    console.log(
+      `  whether each of them is open as published by default at this size (a chunked finder's index, ` +
+        `${chunked.schedules.toLocaleString('en')} distinct schedules), in ${RUNS} other pages: ${statusLine(indexRuns)}`,
     );
     console.log(
       `  widget.js (the loader): ${kb(sizes.widget.raw)} raw, ${kb(sizes.widget.gzip)} gzip; ` +

@@ -40,8 +40,7 @@ function joined(bitsets: Uint8Array[], bytes: number, all: boolean): Uint8Array 
 
 /**
  * Which locations pass the selection, as a bitset over the index (hasBit): null when all of
- * them do. Tags, sets and refinements combine byte by byte; "open now" reads each location's
- * schedule, each distinct schedule's state computed once.
+ * them do. Tags, sets, refinements and "open now" (openLocations) combine byte by byte.
  */
 function passing(
   index: ChunkedIndex,
@@ -69,14 +68,22 @@ function passing(
   ]) {
     if (chosen) combine(pass, chosen, true);
   }
-  if (selection.open.size > 0) {
-    const now = Date.now();
-    const open = index.schedules.map((schedule) => isScheduleOpen(schedule, now));
-    for (let i = 0; i < index.count; i++) {
-      if (hasBit(pass, i) === 1 && !open[index.schedule[i]!]) pass[i >> 3]! &= ~(1 << (i & 7));
-    }
-  }
+  if (selection.open.size > 0) combine(pass, openLocations(index, Date.now()), true);
   return pass;
+}
+
+/**
+ * Which locations of the index are open at `now`, as a bitset (hasBit): each distinct schedule's
+ * state is computed once, however many locations share it.
+ */
+export function openLocations(index: ChunkedIndex, now: number): Uint8Array {
+  const open = index.schedules.map((schedule) => isScheduleOpen(schedule, now));
+  const bits = new Uint8Array(Math.ceil(index.count / 8));
+  for (let i = 0; i < index.count; i++) {
+    // -1 (no schedule) is never open.
+    if (open[index.schedule[i]!]) bits[i >> 3]! |= 1 << (i & 7);
+  }
+  return bits;
 }
 
 /**
