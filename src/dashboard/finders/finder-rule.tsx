@@ -5,18 +5,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import countryCodes from 'i18n-iso-countries';
 import { type ReactNode, useState } from 'react';
-import { Button } from 'react-aria-components/Button';
 import { Checkbox } from 'react-aria-components/Checkbox';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
-import { ComboBox } from 'react-aria-components/ComboBox';
-import { Input } from 'react-aria-components/Input';
 import { Label } from 'react-aria-components/Label';
-import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
-import { Popover } from 'react-aria-components/Popover';
 import { Radio, RadioGroup } from 'react-aria-components/RadioGroup';
-import { Tag, TagGroup, TagList } from 'react-aria-components/TagGroup';
-import { Text } from 'react-aria-components/Text';
 import { locale, t } from '../i18n/i18n.ts';
+import { ChipPicker } from '../ui/chip-picker.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { Form, SubmitButton } from '../ui/form.tsx';
 import { type LocationSet, useSets, useTags } from '../workspaces/use-workspace-content.ts';
@@ -153,7 +147,7 @@ function RuleForm({ finder, tags, sets }: { finder: Finder; tags: WorkspaceTag[]
   );
 }
 
-/** The chosen countries as removable chips, and a combo box that finds a country by name. */
+/** The chosen countries as chips, and a combo box that finds a country by name or code. */
 function CountryPicker({ codes, onChange }: { codes: string[]; onChange: (codes: string[]) => void }) {
   const [typed, setTyped] = useState('');
   const wanted = typed.trim().toLowerCase();
@@ -163,52 +157,24 @@ function CountryPicker({ codes, onChange }: { codes: string[]; onChange: (codes:
     .slice(0, 50)
     .map((c) => ({ id: c.code, name: c.name }));
   return (
-    <div className="field tag-picker">
-      <TagGroup
-        aria-label={t('finder_rule.countries_chosen')}
-        onRemove={(keys) => onChange(codes.filter((code) => !keys.has(code)))}
-      >
-        <Label>{t('finder_rule.countries')}</Label>
-        <TagList
-          className="tag-list"
-          renderEmptyState={() => <span className="muted">{t('finder_rule.countries_none')}</span>}
-        >
-          {codes.map((code) => (
-            <Tag key={code} id={code} textValue={countryName(code)} className="tag-chip">
-              {countryName(code)}
-              <Button
-                slot="remove"
-                className="tag-remove"
-                aria-label={t('finder_rule.country_remove', { name: countryName(code) })}
-              >
-                ×
-              </Button>
-            </Tag>
-          ))}
-        </TagList>
-      </TagGroup>
-      <ComboBox
-        className="field"
-        inputValue={typed}
-        onInputChange={setTyped}
-        items={options}
-        onSelectionChange={(key) => {
-          if (key === null) return;
-          onChange([...codes, String(key)]);
-          setTyped('');
-        }}
-      >
-        <Label>{t('finder_rule.country_add')}</Label>
-        <Input />
-        <Text slot="description">{t('finder_rule.country_hint')}</Text>
-        <Popover>
-          <ListBox>
-            {(option: { id: string; name: string }) => (
-              <ListBoxItem id={option.id}>{option.name}</ListBoxItem>
-            )}
-          </ListBox>
-        </Popover>
-      </ComboBox>
-    </div>
+    <ChipPicker
+      chosen={codes.map((code) => ({ id: code, name: countryName(code) }))}
+      onRemove={(ids) => onChange(codes.filter((code) => !ids.has(code)))}
+      options={options}
+      onPick={(code) => {
+        onChange([...codes, code]);
+        setTyped('');
+      }}
+      typed={typed}
+      onTypedChange={setTyped}
+      labels={{
+        field: t('finder_rule.countries'),
+        chosen: t('finder_rule.countries_chosen'),
+        none: t('finder_rule.countries_none'),
+        remove: (name) => t('finder_rule.country_remove', { name }),
+        add: t('finder_rule.country_add'),
+        hint: t('finder_rule.country_hint'),
+      }}
+    />
   );
 }

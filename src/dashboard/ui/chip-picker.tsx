@@ -1,0 +1,96 @@
+// A few values chosen from many: the chosen ones as a tag group of chips (each removable by its
+// button or the Delete key) and a combo box that finds the others as you type. The tag picker
+// of a location and the countries of a finder's rule are both this; what they list, how they
+// match the typed text and whether a value not listed may be added is theirs.
+import type { ReactNode } from 'react';
+import { Button } from 'react-aria-components/Button';
+import { ComboBox } from 'react-aria-components/ComboBox';
+import { FieldError } from 'react-aria-components/FieldError';
+import { Input } from 'react-aria-components/Input';
+import { Label } from 'react-aria-components/Label';
+import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
+import { Popover } from 'react-aria-components/Popover';
+import { Tag, TagGroup, TagList } from 'react-aria-components/TagGroup';
+import { Text } from 'react-aria-components/Text';
+
+export interface Chip {
+  id: string;
+  name: string;
+}
+
+export interface ChipPickerProps {
+  /** The chosen values, in order. */
+  chosen: Chip[];
+  onRemove: (ids: Set<string>) => void;
+  /** The values the combo box offers for what is typed (the chosen ones left out). */
+  options: Chip[];
+  onPick: (id: string) => void;
+  typed: string;
+  onTypedChange: (typed: string) => void;
+  /** Enter on typed text that is no option adds it as it is (onAddTyped). */
+  onAddTyped?: (typed: string) => void;
+  errors?: string[];
+  labels: {
+    /** The field's label, over the chips. */
+    field: string;
+    /** The tag group's accessible name. */
+    chosen: string;
+    none: string;
+    remove: (name: string) => string;
+    add: string;
+    hint: ReactNode;
+  };
+}
+
+export function ChipPicker({
+  chosen,
+  onRemove,
+  options,
+  onPick,
+  typed,
+  onTypedChange,
+  onAddTyped,
+  errors = [],
+  labels,
+}: ChipPickerProps) {
+  return (
+    <div className="field tag-picker">
+      <TagGroup aria-label={labels.chosen} onRemove={(keys) => onRemove(new Set([...keys].map(String)))}>
+        <Label>{labels.field}</Label>
+        <TagList className="tag-list" renderEmptyState={() => <span className="muted">{labels.none}</span>}>
+          {chosen.map((chip) => (
+            <Tag key={chip.id} id={chip.id} textValue={chip.name} className="tag-chip">
+              {chip.name}
+              <Button slot="remove" className="tag-remove" aria-label={labels.remove(chip.name)}>
+                ×
+              </Button>
+            </Tag>
+          ))}
+        </TagList>
+      </TagGroup>
+      <ComboBox
+        className="field"
+        inputValue={typed}
+        onInputChange={onTypedChange}
+        allowsCustomValue={onAddTyped !== undefined}
+        items={options}
+        isInvalid={errors.length > 0}
+        onSelectionChange={(key) => key !== null && onPick(String(key))}
+        onKeyDown={(event) => {
+          if (onAddTyped && event.key === 'Enter' && typed.trim()) {
+            event.preventDefault();
+            onAddTyped(typed);
+          }
+        }}
+      >
+        <Label>{labels.add}</Label>
+        <Input />
+        <Text slot="description">{labels.hint}</Text>
+        <FieldError className="field-error">{errors.join(' ')}</FieldError>
+        <Popover>
+          <ListBox>{(option: Chip) => <ListBoxItem id={option.id}>{option.name}</ListBoxItem>}</ListBox>
+        </Popover>
+      </ComboBox>
+    </div>
+  );
+}
