@@ -1,14 +1,20 @@
 // How many of a workspace's locations wait for coordinates (GET /workspaces/{id}/geocoding), with
 // a link that lists only them, so a person can place the rest by hand in the location editor
 // (its map takes a pin). While the list shows only them, the link goes back to every location.
-import { useQuery } from '@tanstack/react-query';
+// Where a geocoder is configured and some addresses were not placed (the geocoder failed, found
+// nothing or nothing precise) and no geocoding runs, a button looks them up again (POST).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
+import { errorText } from '../ui/error-notice.tsx';
+
+const geocodingKey = (workspaceId: number) => ['geocoding', workspaceId];
 
 function useGeocoding(workspaceId: number) {
   return useQuery({
-    queryKey: ['geocoding', workspaceId],
+    queryKey: geocodingKey(workspaceId),
     queryFn: async ({ signal }) =>
       unwrap(
         await api.GET('/api/workspaces/{id}/geocoding', { params: { path: { id: workspaceId } }, signal }),
@@ -17,10 +23,33 @@ function useGeocoding(workspaceId: number) {
   });
 }
 
+/** Every status a lookup can end in short of a point: all of them are asked again. */
+const LOOK_UP_AGAIN = ['failed', 'not_found', 'imprecise'] as const;
+
+function useLookUpAgain(workspaceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.POST('/api/workspaces/{id}/geocoding', {
+          params: { path: { id: workspaceId } },
+          body: { retry: [...LOOK_UP_AGAIN] },
+        }),
+      ),
+    // The answer is the new state (GET's shape): the notice shows the lookup under way.
+    onSuccess: (state) => queryClient.setQueryData(geocodingKey(workspaceId), state),
+  });
+}
+
 export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; only: boolean }) {
   const geocoding = useGeocoding(workspaceId);
-  const waiting = geocoding.data?.without_coordinates ?? 0;
+  const again = useLookUpAgain(workspaceId);
+  const state = geocoding.data;
+  const waiting = state?.without_coordinates ?? 0;
   if (!only && waiting === 0) return null;
+  const unplaced = state ? state.failed + state.not_found + state.imprecise : 0;
+  const canLookUp =
+    state !== undefined && state.geocoder !== 'none' && state.process === null && unplaced > 0;
   return (
     <div className="notice geocoding" role="note">
       <p>
@@ -29,8 +58,8 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
           : waiting === 1
             ? t('locations.geocoding.waiting_one')
             : t('locations.geocoding.waiting', { count: formatNumber(waiting) })}
-        {!only && geocoding.data && geocoding.data.pending > 0 && geocoding.data.process !== null
-          ? ` ${t('locations.geocoding.in_progress', { count: formatNumber(geocoding.data.pending) })}`
+        {!only && state && state.pending > 0 && state.process !== null
+          ? ` ${t('locations.geocoding.in_progress', { count: formatNumber(state.pending) })}`
           : ''}
       </p>
       <Link
@@ -39,6 +68,24 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
       >
         {only ? t('locations.geocoding.show_all') : t('locations.geocoding.list')}
       </Link>
+      {canLookUp && (
+        // isDisabled and aria-busy, not isPending: see SubmitButton (ui/form.tsx).
+        <Button
+          className="button"
+          isDisabled={again.isPending}
+          aria-busy={again.isPending || undefined}
+          onPress={() => again.mutate()}
+        >
+          {unplaced === 1
+            ? t('locations.geocoding.again_one')
+            : t('locations.geocoding.again', { count: formatNumber(unplaced) })}
+        </Button>
+      )}
+      {again.error !== null && (
+        <p role="alert" className="field-error">
+          {errorText(again.error)}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,0 +1,106 @@
+// With a geocoder configured, the locations page offers to look up again the addresses that were
+// not placed (the geocoder failed, found nothing, or nothing precise) while no geocoding runs:
+// the button sends POST /workspaces/{id}/geocoding for all three statuses, and the notice then
+// says they are being geocoded, with no button; a refusal (503) is said beside the button, which stays. No worker runs here: the lookups themselves are
+// tests/geocoding.test.ts's. axe on each state.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUser, tokenFor } from '../factories/users.ts';
+import { type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
+import { expectAccessible } from './helpers/page-steps.ts';
+
+let stage: DashboardStage;
+let token: string;
+let workspaceId: number;
+
+interface GeocodingState {
+  pending: number;
+  not_found: number;
+  failed: number;
+  imprecise: number;
+  process: { id: number; status: string } | null;
+}
+
+const geocoding = () => stage.api<GeocodingState>(token, 'GET', `/workspaces/${workspaceId}/geocoding`);
+
+beforeAll(async () => {
+  // Never asked: no worker takes the process's job.
+  stage = await startDashboardStage({ env: { GEOCODER: 'photon', GEOCODER_BASE_URL: 'http://127.0.0.1:9' } });
+  token = await tokenFor(stage.ctx.deps, await createUser(stage.ctx.deps));
+  workspaceId = (await stage.api<{ id: number }[]>(token, 'GET', '/workspaces'))[0]!.id;
+  const add = (title: string, address: string) =>
+    stage.api<{ id: number }>(token, 'POST', '/locations', {
+      workspace_id: workspaceId,
+      title,
+      address,
+      city: 'Leeds',
+    });
+  const lost = await add('Lost shop', 'Nowhere Lane 7');
+  const vague = await add('Vague shop', 'High Street');
+  await add('Placed shop', 'Main St 1');
+  // As a finished run leaves them: one found nowhere, one only roughly, one placed; the process over.
+  const { db } = stage.ctx.deps;
+  await db.execute(sql`update locations set geocode_status = 'not_found' where id = ${lost.id}`);
+  await db.execute(sql`update locations set geocode_status = 'imprecise' where id = ${vague.id}`);
+  await db.execute(
+    sql`update locations set geocode_status = null, lat = 53.8, lng = -1.55 where title = 'Placed shop'`,
+  );
+  await db.execute(
+    sql`update processes set status = 'completed', finished_at = now() where type = 'geocoding' and related_id = ${workspaceId}`,
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await stage?.close();
+});
+
+it('looks up again the addresses that were not placed, and then says they are being geocoded', async () => {
+  expect(await geocoding()).toMatchObject({
+    pending: 0,
+    not_found: 1,
+    imprecise: 1,
+    failed: 0,
+    process: null,
+  });
+  const opened = await stage.openSignedIn(token, `/app/locations?workspace=${workspaceId}`);
+  const { page } = opened;
+  await page.getByText('2 locations wait for coordinates.').waitFor();
+  const again = page.getByRole('button', { name: 'Look up 2 addresses again' });
+  await again.waitFor();
+  await expectAccessible(page, 'locations-geocoding-again');
+
+  // A service that cannot queue the job now: the notice says why and keeps the button.
+  const geocodingUrl = new RegExp(`/api/workspaces/${workspaceId}/geocoding$`);
+  await page.route(geocodingUrl, (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"message":"The job queue is unavailable. Try again shortly.","code":"unavailable"}',
+        })
+      : route.continue(),
+  );
+  await again.click();
+  await page.getByRole('alert').getByText('The job queue is unavailable. Try again shortly.').waitFor();
+  expect(await again.isEnabled()).toBe(true);
+  await expectAccessible(page, 'locations-geocoding-again-refused');
+  expect(await geocoding()).toMatchObject({ not_found: 1, imprecise: 1, process: null });
+  await page.unroute(geocodingUrl);
+
+  const sent = page.waitForRequest(
+    (request) =>
+      request.method() === 'POST' && request.url().endsWith(`/workspaces/${workspaceId}/geocoding`),
+  );
+  await again.click();
+  expect((await sent).postDataJSON()).toEqual({ retry: ['failed', 'not_found', 'imprecise'] });
+  await page.getByText('2 locations wait for coordinates. 2 of them are being geocoded.').waitFor();
+  expect(await again.count()).toBe(0);
+  const state = await geocoding();
+  expect(state).toMatchObject({ pending: 2, not_found: 0, imprecise: 0 });
+  expect(state.process?.status).toBe('pending');
+  await expectAccessible(page, 'locations-geocoding-again-sent');
+  // Nothing else went wrong: Chromium logs the refused request itself.
+  expect(opened.problems).toEqual([
+    'console: Failed to load resource: the server responded with a status of 503 (Service Unavailable)',
+  ]);
+});
