@@ -71,7 +71,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
       {canLookUp && (
         // isDisabled and aria-busy, not isPending: see SubmitButton (ui/form.tsx).
         <Button
-          className="button"
+          className="button geocoding-again"
           isDisabled={again.isPending}
           aria-busy={again.isPending || undefined}
           onPress={() => again.mutate()}
