@@ -47,6 +47,7 @@ const SHARED_SOURCES = [
   path.join(projectRoot, 'src', 'lib', 'color-contrast.ts'),
   path.join(projectRoot, 'src', 'lib', 'deltas.ts'),
   path.join(projectRoot, 'src', 'lib', 'geo.ts'),
+  path.join(projectRoot, 'src', 'lib', 'json-lists.ts'),
   path.join(projectRoot, 'src', 'lib', 'refinements.ts'),
   path.join(projectRoot, 'src', 'lib', 'hours', 'hours.model.ts'),
   path.join(projectRoot, 'src', 'lib', 'hours', 'hours.status.ts'),
