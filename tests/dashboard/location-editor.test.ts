@@ -77,7 +77,13 @@ describe('the location editor', () => {
     // Typed again from an empty box, as a user would if the suggestions closed meanwhile.
     await tagInput.fill('');
     await tagInput.pressSequentially('esp');
-    await page.getByRole('option', { name: 'Espresso' }).click();
+    // Picked with the keyboard: the highlighted suggestion, not the letters typed.
+    await page.getByRole('option', { name: 'Espresso' }).waitFor();
+    if ((await tagInput.getAttribute('aria-expanded')) !== 'true') await tagInput.press('ArrowDown');
+    await tagInput.press('ArrowDown');
+    await tagInput.press('Enter');
+    await page.getByRole('row', { name: 'Espresso' }).waitFor();
+    expect(await page.getByRole('row', { name: 'esp', exact: true }).count()).toBe(0);
     await tagInput.pressSequentially('Oat milk');
     await tagInput.press('Enter');
     await page.getByRole('row', { name: 'Oat milk' }).waitFor();

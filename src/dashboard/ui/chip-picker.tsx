@@ -27,7 +27,7 @@ export interface ChipPickerProps {
   onPick: (id: string) => void;
   typed: string;
   onTypedChange: (typed: string) => void;
-  /** Enter on typed text that is no option adds it as it is (onAddTyped). */
+  /** Enter with no suggestion highlighted adds the typed text as it is (onAddTyped). */
   onAddTyped?: (typed: string) => void;
   errors?: string[];
   labels: {
@@ -77,7 +77,9 @@ export function ChipPicker({
         isInvalid={errors.length > 0}
         onSelectionChange={(key) => key !== null && onPick(String(key))}
         onKeyDown={(event) => {
-          if (onAddTyped && event.key === 'Enter' && typed.trim()) {
+          // With a suggestion highlighted, Enter picks it (onPick): the letters typed are not added too.
+          const highlighted = (event.target as HTMLInputElement).hasAttribute('aria-activedescendant');
+          if (onAddTyped && event.key === 'Enter' && typed.trim() && !highlighted) {
             event.preventDefault();
             onAddTyped(typed);
           }
