@@ -65,22 +65,31 @@ it('looks up again the addresses that were not placed, and then says they are be
   const opened = await stage.openSignedIn(token, `/app/locations?workspace=${workspaceId}`);
   const { page } = opened;
   await page.getByText('2 locations wait for coordinates.').waitFor();
-  const again = page.getByRole('button', { name: 'Look up 2 addresses again' });
+  const again = page.getByRole('button', { name: 'Look up the addresses of 2 locations again' });
   await again.waitFor();
   await expectAccessible(page, 'locations-geocoding-again');
 
   // A service that cannot queue the job now: the notice says why and keeps the button.
   const geocodingUrl = new RegExp(`/api/workspaces/${workspaceId}/geocoding$`);
-  await page.route(geocodingUrl, (route) =>
-    route.request().method() === 'POST'
-      ? route.fulfill({
-          status: 503,
-          contentType: 'application/json',
-          body: '{"message":"The job queue is unavailable. Try again shortly.","code":"unavailable"}',
-        })
-      : route.continue(),
-  );
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route(geocodingUrl, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    await answered;
+    return route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: '{"message":"The job queue is unavailable. Try again shortly.","code":"unavailable"}',
+    });
+  });
   await again.click();
+  // While the request runs the button takes no second press, and says it is working.
+  const working = page.getByRole('button', { name: 'Working…' });
+  await working.waitFor();
+  expect(await working.isDisabled()).toBe(true);
+  answer();
   await page.getByRole('alert').getByText('The job queue is unavailable. Try again shortly.').waitFor();
   expect(await again.isEnabled()).toBe(true);
   await expectAccessible(page, 'locations-geocoding-again-refused');
@@ -95,6 +104,7 @@ it('looks up again the addresses that were not placed, and then says they are be
   expect((await sent).postDataJSON()).toEqual({ retry: ['failed', 'not_found', 'imprecise'] });
   await page.getByText('2 locations wait for coordinates. 2 of them are being geocoded.').waitFor();
   expect(await again.count()).toBe(0);
+  expect(await page.getByRole('alert').count()).toBe(0);
   const state = await geocoding();
   expect(state).toMatchObject({ pending: 2, not_found: 0, imprecise: 0 });
   expect(state.process?.status).toBe('pending');

@@ -224,7 +224,6 @@ function ReviewActions({ batch }: { batch: BatchWithItems }) {
         <Button
           className="button primary"
           isDisabled={importable === 0 || approveAll.isPending || importing.isPending}
-          aria-busy={importing.isPending || undefined}
           onPress={() => importing.mutate()}
         >
           {importing.isPending

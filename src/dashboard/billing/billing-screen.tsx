@@ -80,12 +80,7 @@ function Subscription({ me }: { me: User }) {
         )}
       </dl>
       <div className="actions">
-        <Button
-          className="button"
-          isDisabled={sync.isPending}
-          aria-busy={sync.isPending || undefined}
-          onPress={() => sync.mutate()}
-        >
+        <Button className="button" isDisabled={sync.isPending} onPress={() => sync.mutate()}>
           {sync.isPending ? t('app.working') : t('billing.sync')}
         </Button>
       </div>

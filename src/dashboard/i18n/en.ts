@@ -189,8 +189,8 @@ export const en = {
   'locations.geocoding.waiting_one': '1 location waits for coordinates.',
   'locations.geocoding.in_progress': '{count} of them are being geocoded.',
   'locations.geocoding.list': 'List them to place by hand',
-  'locations.geocoding.again': 'Look up {count} addresses again',
-  'locations.geocoding.again_one': 'Look up 1 address again',
+  'locations.geocoding.again': 'Look up the addresses of {count} locations again',
+  'locations.geocoding.again_one': 'Look up the address of 1 location again',
   'locations.geocoding.only':
     'Showing the locations without coordinates. Open one to place its pin on the map or type its latitude and longitude.',
   'locations.geocoding.show_all': 'Show all locations',

@@ -2,7 +2,8 @@
 // a link that lists only them, so a person can place the rest by hand in the location editor
 // (its map takes a pin). While the list shows only them, the link goes back to every location.
 // Where a geocoder is configured and some addresses were not placed (the geocoder failed, found
-// nothing or nothing precise) and no geocoding runs, a button looks them up again (POST).
+// nothing or nothing precise) and no geocoding runs, a button looks them up again (POST). While
+// geocoding is queued or running, the counts are read again every few seconds.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button } from 'react-aria-components/Button';
@@ -12,6 +13,9 @@ import { errorText } from '../ui/error-notice.tsx';
 
 const geocodingKey = (workspaceId: number) => ['geocoding', workspaceId];
 
+/** While a geocoding process is queued or running, the counts are asked for this often. */
+const WHILE_GEOCODING_MS = 10_000;
+
 function useGeocoding(workspaceId: number) {
   return useQuery({
     queryKey: geocodingKey(workspaceId),
@@ -20,6 +24,7 @@ function useGeocoding(workspaceId: number) {
         await api.GET('/api/workspaces/{id}/geocoding', { params: { path: { id: workspaceId } }, signal }),
       ),
     staleTime: 30_000,
+    refetchInterval: (query) => (query.state.data?.process ? WHILE_GEOCODING_MS : false),
   });
 }
 
@@ -36,8 +41,12 @@ function useLookUpAgain(workspaceId: number) {
           body: { retry: [...LOOK_UP_AGAIN] },
         }),
       ),
-    // The answer is the new state (GET's shape): the notice shows the lookup under way.
-    onSuccess: (state) => queryClient.setQueryData(geocodingKey(workspaceId), state),
+    // The answer is the new state (GET's shape): the notice shows the lookup under way. A GET
+    // still on its way holds the state before it, and would put the button back.
+    onSuccess: async (state) => {
+      await queryClient.cancelQueries({ queryKey: geocodingKey(workspaceId) });
+      queryClient.setQueryData(geocodingKey(workspaceId), state);
+    },
   });
 }
 
@@ -47,7 +56,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
   const state = geocoding.data;
   const waiting = state?.without_coordinates ?? 0;
   if (!only && waiting === 0) return null;
-  const unplaced = state ? state.failed + state.not_found + state.imprecise : 0;
+  const unplaced = state ? LOOK_UP_AGAIN.reduce((sum, status) => sum + state[status], 0) : 0;
   const canLookUp =
     state !== undefined && state.geocoder !== 'none' && state.process === null && unplaced > 0;
   return (
@@ -58,7 +67,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
           : waiting === 1
             ? t('locations.geocoding.waiting_one')
             : t('locations.geocoding.waiting', { count: formatNumber(waiting) })}
-        {!only && state && state.pending > 0 && state.process !== null
+        {state && state.pending > 0 && state.process !== null
           ? ` ${t('locations.geocoding.in_progress', { count: formatNumber(state.pending) })}`
           : ''}
       </p>
@@ -69,19 +78,20 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
         {only ? t('locations.geocoding.show_all') : t('locations.geocoding.list')}
       </Link>
       {canLookUp && (
-        // isDisabled and aria-busy, not isPending: see SubmitButton (ui/form.tsx).
+        // isDisabled and its label, not isPending: see SubmitButton (ui/form.tsx).
         <Button
           className="button geocoding-again"
           isDisabled={again.isPending}
-          aria-busy={again.isPending || undefined}
           onPress={() => again.mutate()}
         >
-          {unplaced === 1
-            ? t('locations.geocoding.again_one')
-            : t('locations.geocoding.again', { count: formatNumber(unplaced) })}
+          {again.isPending
+            ? t('app.working')
+            : unplaced === 1
+              ? t('locations.geocoding.again_one')
+              : t('locations.geocoding.again', { count: formatNumber(unplaced) })}
         </Button>
       )}
-      {again.error !== null && (
+      {canLookUp && again.error !== null && (
         <p role="alert" className="field-error">
           {errorText(again.error)}
         </p>

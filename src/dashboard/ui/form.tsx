@@ -82,8 +82,9 @@ export function Field({ label, description, errors = [], className, ...props }: 
 }
 
 /**
- * The form's button. While the request runs it says so and ignores presses. (React Aria's
- * isPending would announce through a role="img" node that axe flags as unnamed.)
+ * The form's button. While the request runs it says so (its label) and ignores presses. (React
+ * Aria's isPending would announce through a role="img" node that axe flags as unnamed; and its
+ * Button does not pass aria-busy on to the element.)
  */
 export function SubmitButton({
   pending,
@@ -106,7 +107,6 @@ export function SubmitButton({
       type="submit"
       className={danger ? 'button danger' : 'button primary'}
       isDisabled={pending || isDisabled}
-      aria-busy={pending || undefined}
     >
       {pending ? pendingLabel : children}
     </Button>
