@@ -186,13 +186,18 @@ async function interactions(browser: Browser, url: string, token: string) {
     COMPLETE_MARK,
   )) as number;
   const filters = (await page.page.evaluate(FILTER_TIMES)) as { sync: number; status: string }[];
-  const openNow = (await page.page.evaluate(OPEN_NOW_TIMES)) as { ms: number; status: string }[];
   // Close the filters panel: on a phone it covers the list.
   await page.page.keyboard.press('Escape');
   const search = (await page.page.evaluate(SEARCH_TIME(hashOf(token, ELSEWHERE)))) as {
     time: number;
     status: string;
   };
+  // "Open now" last, in the panel opened again: it stays on, and the search above is timed
+  // without it, as before it was measured.
+  await page.page.evaluate(
+    `document.querySelector('[data-location-finder]').shadowRoot.querySelector('[aria-controls^="lf-filters"]').click()`,
+  );
+  const openNow = (await page.page.evaluate(OPEN_NOW_TIMES)) as { ms: number; status: string }[];
   await page.close();
   return { filter: median(filters.map((entry) => entry.sync)), openNow, search, complete };
 }

@@ -2,8 +2,9 @@
 // /usr/bin/chromium through playwright-core). Prints the time from the script's request to the
 // first rendered list, the time of a filter change, of the "Open now" filter and of a new
 // search position, the time of the opening status of every location in a page of its own
-// (the engine's zone data, the zones' clocks, the first pass and again) and, in another, of
-// whether each is open (what the "Open now" filter reads), the bytes, raw and gzip, of
+// (the engine's zone data, the zones' clocks, the first pass and again) and, in others, of
+// whether each is open (what the "Open now" filter reads), read location by location as from a
+// single file and through a chunked finder's index, the bytes, raw and gzip, of
 // widget.js and of the map file it imports for the map, and the bytes opening hours add to
 // widget.js (built with and without them). The service side is the real
 // service of the browser tests (tests/widget/helpers/service-backend.ts): the finder's
@@ -18,8 +19,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
+import { PUBLISH_CHUNKED_FROM_DEFAULT } from '../src/config/config.ts';
 import { projectRoot } from '../src/lib/project-root.ts';
-import { MAX_AREA_LOCATIONS, splitIntoAreas } from '../src/modules/finders/payload/chunked/chunked.areas.ts';
+import { publishAreas } from '../src/modules/finders/payload/chunked/chunked.areas.ts';
 import {
   type ChunkedManifest,
   chunkedFiles,
@@ -80,12 +82,13 @@ const LOAD_TIMES = `(async () => {
 // `reading`: 'status', each location's whole status (what a list row shows); 'open', only
 // whether it is open (isOpenAt, what the "Open now" filter reads of every location of a single
 // file); 'index', whether each is open as the widget reads a chunked finder, which the service
-// publishes from 5,000 locations on (PUBLISH_CHUNKED_FROM): its index, read beforehand and not
+// publishes from PUBLISH_CHUNKED_FROM_DEFAULT locations on: its index, read beforehand and not
 // counted, numbers each location's schedule, and each distinct schedule is read once
 // (chunked-data.ts openLocations).
 const STATUS_TIMES = (reading: Reading) => `(() => {
   const now = Date.now();
   const index = ${reading === 'index' ? 'window.readIndex(window.indexBody, window.readManifestAreas(window.manifestAreas))' : 'undefined'};
+  if (${reading === 'index'} && !index) throw new Error('the chunked index does not match its manifest');
   let start = performance.now();
   new Intl.PluralRules('en').select(2);
   (10000).toLocaleString('en');
@@ -94,7 +97,8 @@ const STATUS_TIMES = (reading: Reading) => `(() => {
   new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', timeZoneName: 'longOffset' }).format(now);
   const intl = performance.now() - start;
   start = performance.now();
-  for (const zone of new Set((index ? index.schedules : window.locations).map((location) => location.time_zone))) {
+  // Each location's schedule fields, or each distinct schedule of the index.
+  for (const zone of new Set((index ? index.schedules : window.locations).map((schedule) => schedule.time_zone))) {
     if (zone) window.zoneClock(zone, now);
   }
   const clocks = performance.now() - start;
@@ -134,17 +138,10 @@ function chunkedIndexOf(payload: PublishedPayload): { index: string; areas: unkn
   const placed = payload.locations.flatMap(({ id, lat, lng }) =>
     lat === null || lng === null ? [] : [{ id, lat, lng }],
   );
-  const unplaced = payload.locations.filter((location) => location.lat === null || location.lng === null);
-  const areas = [
-    ...splitIntoAreas(placed),
-    ...Array.from({ length: Math.ceil(unplaced.length / MAX_AREA_LOCATIONS) }, (_, k) => ({
-      ids: unplaced
-        .slice(k * MAX_AREA_LOCATIONS, (k + 1) * MAX_AREA_LOCATIONS)
-        .map((location) => location.id),
-      bounds: null,
-      radiusKm: null,
-    })),
-  ];
+  const unplaced = payload.locations.flatMap(({ id, lat, lng }) =>
+    lat === null || lng === null ? [id] : [],
+  );
+  const areas = publishAreas(placed, unplaced);
   const { manifest, files } = chunkedFiles(
     payload,
     areas.map((area) => ({
@@ -358,7 +355,11 @@ async function main() {
       `  whether each of them is open (what the "Open now" filter reads of a single file), in ${RUNS} other pages: ${statusLine(openRuns)}`,
     );
     console.log(
-      `  whether each of them is open as published by default at this size (a chunked finder's index, ` +
+      `  whether each of them is open through a chunked finder's index (${
+        LOCATIONS >= PUBLISH_CHUNKED_FROM_DEFAULT
+          ? 'as the service publishes this many by default'
+          : 'this many are a single file by default'
+      }; ` +
         `${chunked.schedules.toLocaleString('en')} distinct schedules), in ${RUNS} other pages: ${statusLine(indexRuns)}`,
     );
     console.log(

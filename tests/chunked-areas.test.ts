@@ -1,13 +1,15 @@
 // The areas of a chunked publish (src/modules/finders/payload/chunked/chunked.areas.ts): every
 // location in exactly one area, at most MAX_AREA_LOCATIONS to an area but where more share one
 // point, bounds that hold their members and never cross the antimeridian; locations on grid
-// lines, at the poles and on the antimeridian; an added location leaves other areas as they were.
+// lines, at the poles and on the antimeridian; an added location leaves other areas as they were;
+// a publish's areas list those without a position last, by id.
 import { describe, expect, it } from 'vitest';
 import { areaCenter, distanceKm } from '../src/lib/geo.ts';
 import {
   type Area,
   MAX_AREA_LOCATIONS,
   type PlacedLocation,
+  publishAreas,
   splitIntoAreas,
 } from '../src/modules/finders/payload/chunked/chunked.areas.ts';
 
@@ -131,5 +133,32 @@ describe('splitIntoAreas', () => {
 
   it('answers no areas for no locations', () => {
     expect(splitIntoAreas([])).toEqual([]);
+  });
+});
+
+describe('publishAreas', () => {
+  it('lists the placed areas first, then the locations without a position by id, 256 to an area', () => {
+    const next = random(7);
+    const placed = Array.from({ length: 1000 }, (_, i) => ({
+      id: i + 1,
+      lat: 40 + next() * 10,
+      lng: next() * 10,
+    }));
+    // Ids of the unplaced in no order, as the positions statement gives them.
+    const unplaced = Array.from({ length: 600 }, (_, i) => 2000 + ((i * 7919) % 600));
+    const given = [...unplaced];
+    const areas = publishAreas(placed, unplaced);
+    const placedAreas = splitIntoAreas(placed);
+    expect(areas.slice(0, placedAreas.length)).toEqual(placedAreas);
+    const rest = areas.slice(placedAreas.length);
+    expect(rest.map((area) => area.ids.length)).toEqual([256, 256, 88]);
+    expect(rest.flatMap((area) => area.ids)).toEqual(Array.from({ length: 600 }, (_, i) => 2000 + i));
+    expect(rest.every((area) => area.bounds === null && area.radiusKm === null)).toBe(true);
+    // The caller's list is left as it was.
+    expect(unplaced).toEqual(given);
+  });
+
+  it('answers no areas for no locations', () => {
+    expect(publishAreas([], [])).toEqual([]);
   });
 });

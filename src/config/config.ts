@@ -24,6 +24,9 @@ const base64Key = z.string().refine((value) => Buffer.from(value, 'base64').leng
   message: 'must be 32 bytes encoded as base64',
 });
 
+/** PUBLISH_CHUNKED_FROM's default: finders of this many locations or more are published chunked. */
+export const PUBLISH_CHUNKED_FROM_DEFAULT = 5000;
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -80,7 +83,7 @@ export const envSchema = z.object({
    * From this many locations a publish writes the chunked files (a manifest, an index and area
    * files) instead of the single payload file; 0: never (docs/api.md, Publishing).
    */
-  PUBLISH_CHUNKED_FROM: z.coerce.number().int().min(0).default(5000),
+  PUBLISH_CHUNKED_FROM: z.coerce.number().int().min(0).default(PUBLISH_CHUNKED_FROM_DEFAULT),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),

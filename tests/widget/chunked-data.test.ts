@@ -4,13 +4,17 @@
 // filters (tags any and all, sets, refinements, open now at a fixed instant) and positions, the
 // same locations pass, and the nearest come in the same distances. Before the index, the early
 // list near a prepared position is the brute-force nearest; details are fetched area by area,
-// each once, and a failed area is fetched again the next time it is needed.
+// each once, and a failed area is fetched again the next time it is needed. openLocations's bits
+// at a count that is no multiple of 8, with locations of no schedule.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasBit } from '../../src/lib/bits.ts';
 import { distanceKm } from '../../src/lib/geo.ts';
+import { type OpeningSchedule, WEEKDAYS } from '../../src/lib/hours/hours.model.ts';
 import type { Refinement } from '../../src/lib/refinements.ts';
 import { splitIntoAreas } from '../../src/modules/finders/payload/chunked/chunked.areas.ts';
 import { chunkedFiles, type PayloadFrame } from '../../src/modules/finders/payload/chunked/chunked.files.ts';
-import { chunkedData } from '../../src/widget/chunked/chunked-data.ts';
+import { chunkedData, openLocations } from '../../src/widget/chunked/chunked-data.ts';
+import type { ChunkedIndex } from '../../src/widget/chunked/index-file.ts';
 import { readManifestAreas } from '../../src/widget/chunked/nearest-areas.ts';
 import { asLocation } from '../../src/widget/data.ts';
 import { emptySelection, type FilterSelection } from '../../src/widget/filter.ts';
@@ -312,3 +316,27 @@ function areaIndexOf(i: number): number {
   }
   return -1;
 }
+
+describe('openLocations', () => {
+  it('sets the bit of each location whose schedule is open, none for no schedule or past the count', () => {
+    const allDay = ['00:00-24:00'];
+    const week = (hours: string[]) => Object.fromEntries(WEEKDAYS.map((day) => [day, hours]));
+    const closed = week([]);
+    const open = week(allDay);
+    // Closed first and open last: -1 read from the end (Array.prototype.at) would be open.
+    const schedules: OpeningSchedule[] = [closed, open].map((hours) => ({
+      time_zone: 'UTC',
+      hours,
+      special_days: [],
+      temporarily_closed: false,
+      reopens_on: null,
+    }));
+    // Eleven locations: a count that leaves five bits of the last byte unused.
+    const schedule = [1, 0, -1, 1, 1, 0, -1, 1, 0, 1, 1];
+    const index = { count: schedule.length, schedule: Int32Array.from(schedule), schedules } as ChunkedIndex;
+    const bits = openLocations(index, Date.UTC(2026, 10, 28, 12));
+    expect(bits.length).toBe(2);
+    const shown = Array.from({ length: 16 }, (_, i) => i).filter((i) => hasBit(bits, i) === 1);
+    expect(shown).toEqual([0, 3, 4, 7, 9, 10]);
+  });
+});

@@ -34,7 +34,7 @@ import { payloadLocationJson } from '../../locations/json/locations.listed-json.
 import { accessibleWorkspace } from '../../workspaces/workspaces.access.ts';
 import { shownLocations } from '../finders.shown-locations.ts';
 import { finderPublicationsTable, findersTable } from '../finders.table.ts';
-import { MAX_AREA_LOCATIONS, type PlacedLocation, splitIntoAreas } from './chunked/chunked.areas.ts';
+import { type PlacedLocation, publishAreas } from './chunked/chunked.areas.ts';
 import {
   type ChunkedPublish,
   chunkedFiles,
@@ -385,12 +385,6 @@ function builtParts(
   };
 }
 
-function chunksOf<T>(values: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
-  return chunks;
-}
-
 /** What a publish writes (buildForPublish). */
 export type PublishedBuild =
   | ({ kind: 'single' } & BuiltPayload)
@@ -530,13 +524,7 @@ export function createFinderPayloadRepository(db: Database) {
           return { kind: 'single', ...(await singleBuild(tx, finder, payloadOrder(ids, places))) };
         }
         const { placed, unplaced } = await readPositions(tx, ids);
-        const areas = [
-          ...splitIntoAreas(placed),
-          ...chunksOf(
-            unplaced.sort((a, b) => a - b),
-            MAX_AREA_LOCATIONS,
-          ).map((group) => ({ ids: group, bounds: null, radiusKm: null })),
-        ];
+        const areas = publishAreas(placed, unplaced);
         // The published index is read from storage while the documents are built; a failure
         // (handled here so that it is not unhandled meanwhile) fails the build where it is awaited.
         const previous = published?.();

@@ -41,6 +41,29 @@ const roundUp = (degrees: number) => Math.ceil(degrees * BOUNDS_STEP) / BOUNDS_S
 /** The cell of `depth` bits a hash lies in, as a number. */
 const cellOf = (hash: number, depth: number) => Math.floor(hash / 2 ** (BITS - depth));
 
+/** An area of locations without a position: no bounds, no radius. */
+export interface UnplacedArea {
+  ids: number[];
+  bounds: null;
+  radiusKm: null;
+}
+
+/**
+ * A chunked publish's areas, in the order the index lists them: those of the placed locations
+ * (splitIntoAreas), then the unplaced ones by id, MAX_AREA_LOCATIONS to an area.
+ */
+export function publishAreas(
+  placed: readonly PlacedLocation[],
+  unplaced: readonly number[],
+): (Area | UnplacedArea)[] {
+  const byId = [...unplaced].sort((a, b) => a - b);
+  const rest: UnplacedArea[] = [];
+  for (let start = 0; start < byId.length; start += MAX_AREA_LOCATIONS) {
+    rest.push({ ids: byId.slice(start, start + MAX_AREA_LOCATIONS), bounds: null, radiusKm: null });
+  }
+  return [...splitIntoAreas(placed), ...rest];
+}
+
 /**
  * The areas of `locations`, in geohash order (neighbouring areas mostly follow each other).
  * Locations sharing one cell of the finest grid (the same point) beyond MAX_AREA_LOCATIONS are
