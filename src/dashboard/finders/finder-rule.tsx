@@ -149,24 +149,20 @@ function RuleForm({ finder, tags, sets }: { finder: Finder; tags: WorkspaceTag[]
 
 /** The chosen countries as chips, and a combo box that finds a country by name or code. */
 function CountryPicker({ codes, onChange }: { codes: string[]; onChange: (codes: string[]) => void }) {
-  const [typed, setTyped] = useState('');
-  const wanted = typed.trim().toLowerCase();
-  const options = knownCountries()
-    .filter((c) => !codes.includes(c.code))
-    .filter((c) => c.name.toLowerCase().includes(wanted) || c.code.toLowerCase() === wanted)
-    .slice(0, 50)
-    .map((c) => ({ id: c.code, name: c.name }));
+  const optionsFor = (typed: string) => {
+    const wanted = typed.trim().toLowerCase();
+    return knownCountries()
+      .filter((c) => !codes.includes(c.code))
+      .filter((c) => c.name.toLowerCase().includes(wanted) || c.code.toLowerCase() === wanted)
+      .slice(0, 50)
+      .map((c) => ({ id: c.code, name: c.name }));
+  };
   return (
     <ChipPicker
       chosen={codes.map((code) => ({ id: code, name: countryName(code) }))}
       onRemove={(ids) => onChange(codes.filter((code) => !ids.has(code)))}
-      options={options}
-      onPick={(code) => {
-        onChange([...codes, code]);
-        setTyped('');
-      }}
-      typed={typed}
-      onTypedChange={setTyped}
+      optionsFor={optionsFor}
+      onPick={(code) => onChange([...codes, code])}
       labels={{
         field: t('finder_rule.countries'),
         chosen: t('finder_rule.countries_chosen'),

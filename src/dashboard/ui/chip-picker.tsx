@@ -1,8 +1,9 @@
 // A few values chosen from many: the chosen ones as a tag group of chips (each removable by its
 // button or the Delete key) and a combo box that finds the others as you type. The tag picker
 // of a location and the countries of a finder's rule are both this; what they list, how they
-// match the typed text and whether a value not listed may be added is theirs.
-import type { ReactNode } from 'react';
+// match the typed text and whether a value not listed may be added is theirs. The typed text is
+// the picker's own, and starts over after each value added.
+import { type ReactNode, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { ComboBox } from 'react-aria-components/ComboBox';
 import { FieldError } from 'react-aria-components/FieldError';
@@ -22,11 +23,9 @@ export interface ChipPickerProps {
   /** The chosen values, in order. */
   chosen: Chip[];
   onRemove: (ids: Set<string>) => void;
-  /** The values the combo box offers for what is typed (the chosen ones left out). */
-  options: Chip[];
+  /** The values the combo box offers for the text typed (the chosen ones left out). */
+  optionsFor: (typed: string) => Chip[];
   onPick: (id: string) => void;
-  typed: string;
-  onTypedChange: (typed: string) => void;
   /** Enter with no suggestion highlighted adds the typed text as it is (onAddTyped). */
   onAddTyped?: (typed: string) => void;
   errors?: string[];
@@ -45,14 +44,13 @@ export interface ChipPickerProps {
 export function ChipPicker({
   chosen,
   onRemove,
-  options,
+  optionsFor,
   onPick,
-  typed,
-  onTypedChange,
   onAddTyped,
   errors = [],
   labels,
 }: ChipPickerProps) {
+  const [typed, setTyped] = useState('');
   return (
     <div className="field tag-picker">
       <TagGroup aria-label={labels.chosen} onRemove={(keys) => onRemove(new Set([...keys].map(String)))}>
@@ -71,17 +69,22 @@ export function ChipPicker({
       <ComboBox
         className="field"
         inputValue={typed}
-        onInputChange={onTypedChange}
+        onInputChange={setTyped}
         allowsCustomValue={onAddTyped !== undefined}
-        items={options}
+        items={optionsFor(typed)}
         isInvalid={errors.length > 0}
-        onSelectionChange={(key) => key !== null && onPick(String(key))}
+        onSelectionChange={(key) => {
+          if (key === null) return;
+          onPick(String(key));
+          setTyped('');
+        }}
         onKeyDown={(event) => {
           // With a suggestion highlighted, Enter picks it (onPick): the letters typed are not added too.
           const highlighted = (event.target as HTMLInputElement).hasAttribute('aria-activedescendant');
           if (onAddTyped && event.key === 'Enter' && typed.trim() && !highlighted) {
             event.preventDefault();
             onAddTyped(typed);
+            setTyped('');
           }
         }}
       >

@@ -1,7 +1,6 @@
 // A location's tags: the chosen ones as chips and a combo box that suggests the workspace's tags
 // as you type (ui/chip-picker.tsx); a name that is not among them is added as it is and the
 // service creates the tag on save.
-import { useState } from 'react';
 import { t } from '../../i18n/i18n.ts';
 import { ChipPicker } from '../../ui/chip-picker.tsx';
 
@@ -13,26 +12,23 @@ interface TagPickerProps {
 }
 
 export function TagPicker({ names, onChange, suggestions, errors }: TagPickerProps) {
-  const [typed, setTyped] = useState('');
   const chosen = new Set(names.map((name) => name.toLowerCase()));
   const add = (name: string) => {
     const clean = name.trim();
     if (clean && !chosen.has(clean.toLowerCase())) onChange([...names, clean]);
-    setTyped('');
   };
-  const options = suggestions
-    .filter((name) => !chosen.has(name.toLowerCase()))
-    .filter((name) => name.toLowerCase().includes(typed.trim().toLowerCase()))
-    .slice(0, 50)
-    .map((name) => ({ id: name, name }));
+  const optionsFor = (typed: string) =>
+    suggestions
+      .filter((name) => !chosen.has(name.toLowerCase()))
+      .filter((name) => name.toLowerCase().includes(typed.trim().toLowerCase()))
+      .slice(0, 50)
+      .map((name) => ({ id: name, name }));
   return (
     <ChipPicker
       chosen={names.map((name) => ({ id: name, name }))}
       onRemove={(ids) => onChange(names.filter((name) => !ids.has(name)))}
-      options={options}
+      optionsFor={optionsFor}
       onPick={add}
-      typed={typed}
-      onTypedChange={setTyped}
       onAddTyped={add}
       errors={errors}
       labels={{
