@@ -1,8 +1,9 @@
 // With a geocoder configured, the locations page offers to look up again the addresses that were
 // not placed (the geocoder failed, found nothing, or nothing precise) while no geocoding runs:
 // the button sends POST /workspaces/{id}/geocoding for all three statuses, and the notice then
-// says they are being geocoded, with no button; a refusal (503) is said beside the button, which stays. No worker runs here: the lookups themselves are
-// tests/geocoding.test.ts's. axe on each state.
+// says they are being geocoded, with no button; a refusal (503) is said beside the button,
+// which stays. No worker runs here: the lookups themselves are tests/geocoding.test.ts's. axe
+// on each state, the button's at a phone's width too.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser, tokenFor } from '../factories/users.ts';
@@ -68,6 +69,14 @@ it('looks up again the addresses that were not placed, and then says they are be
   const again = page.getByRole('button', { name: 'Look up the addresses of 2 locations again' });
   await again.waitFor();
   await expectAccessible(page, 'locations-geocoding-again');
+  // At a phone's width the button fits the screen.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = (await again.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await expectAccessible(page, 'locations-geocoding-again-phone');
+  await page.setViewportSize(desktop);
 
   // A service that cannot queue the job now: the notice says why and keeps the button.
   const geocodingUrl = new RegExp(`/api/workspaces/${workspaceId}/geocoding$`);

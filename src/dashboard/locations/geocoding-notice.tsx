@@ -61,7 +61,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
     state !== undefined && state.geocoder !== 'none' && state.process === null && unplaced > 0;
   return (
     <div className="notice geocoding" role="note">
-      <p>
+      <p className="geocoding-text">
         {only
           ? t('locations.geocoding.only')
           : waiting === 1
@@ -79,11 +79,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
       </Link>
       {canLookUp && (
         // isDisabled and its label, not isPending: see SubmitButton (ui/form.tsx).
-        <Button
-          className="button geocoding-again"
-          isDisabled={again.isPending}
-          onPress={() => again.mutate()}
-        >
+        <Button className="button" isDisabled={again.isPending} onPress={() => again.mutate()}>
           {again.isPending
             ? t('app.working')
             : unplaced === 1
@@ -92,7 +88,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
         </Button>
       )}
       {canLookUp && again.error !== null && (
-        <p role="alert" className="field-error">
+        <p role="alert" className="field-error geocoding-text">
           {errorText(again.error)}
         </p>
       )}
