@@ -42,6 +42,12 @@ import { openBenchDatabase } from './bench-database.ts';
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Where the clustered edit of the chunked republish is centred, one round after another. */
+const EDIT_POINTS: [lat: number, lng: number][] = [
+  [47, 8],
+  [44, 0],
+  [51, 15],
+];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -324,29 +330,57 @@ async function main() {
       role: 'api',
     });
     closers.push(() => chunkedDeps.close());
-    const chunkedPublish = async (label: string, total?: number) => {
+    const publishChunked = async () => {
       const start = performance.now();
       const { uploaded } = await chunkedDeps.services.finderPayload.publish(actor, token100k);
-      const share = total ? ` (${((uploaded.bytes / total) * 100).toFixed(1)}% of the version's bytes)` : '';
-      console.log(
-        `  ${label.padEnd(44)} ${ms(performance.now() - start)}, uploaded ${uploaded.files} files, ${kb(uploaded.bytes)}${share}`,
-      );
-      return uploaded.bytes;
+      return { ms: performance.now() - start, ...uploaded };
     };
+    const share = (bytes: number, total: number) =>
+      `${((bytes / total) * 100).toFixed(1)}% of the version's bytes`;
     // The folder holds single-file versions only: the first chunked publish writes every file.
-    const total = await chunkedPublish('first (every file written)');
-    await chunkedPublish('again, nothing changed', total);
+    const first = await publishChunked();
+    const total = first.bytes;
+    console.log(
+      `  ${'first (every file written)'.padEnd(44)} ${ms(first.ms)}, uploaded ${first.files} files, ${kb(total)}`,
+    );
     const edit = (where: SQL) =>
       chunkedDeps.db.execute(sql`update locations set title = title || ' (edited)' where id in (${where})`);
     const [finderRow] = await raw<{ id: number }[]>`select id from finders where token = ${token100k}`;
     const ofFinder = sql`select location_id from finder_locations where finder_id = ${finderRow!.id}`;
-    await edit(sql`select l.id from locations l where l.id in (${ofFinder})
-      order by (l.lat - 47) ^ 2 + (l.lng - 8) ^ 2 limit 1000`);
-    await chunkedPublish('after editing the 1,000 nearest to one point', total);
-    await edit(
-      sql`select l.id from locations l where l.id in (${ofFinder}) order by md5(l.id::text) limit 1000`,
-    );
-    await chunkedPublish('after editing 1,000 spread over the chain', total);
+    // Each republish is timed ROUNDS times, its edit made afresh before each (one sample of a
+    // second or two on this noisy machine said little), the kinds interleaved round by round.
+    const kinds: { label: string; before?: (round: number) => Promise<unknown> }[] = [
+      { label: 'again, nothing changed' },
+      {
+        label: 'after editing the 1,000 nearest to one point',
+        // A different point each round, inside the seeded area (latitudes 40-54, longitudes -4-20).
+        before: (round) => {
+          const [lat, lng] = EDIT_POINTS[round % EDIT_POINTS.length]!;
+          return edit(sql`select l.id from locations l where l.id in (${ofFinder})
+            order by (l.lat - ${lat}) ^ 2 + (l.lng - ${lng}) ^ 2 limit 1000`);
+        },
+      },
+      {
+        label: 'after editing 1,000 spread over the chain',
+        before: (round) =>
+          edit(sql`select l.id from locations l where l.id in (${ofFinder})
+            order by md5(l.id::text || ${round}::text) limit 1000`),
+      },
+    ];
+    const runs = kinds.map(() => [] as Awaited<ReturnType<typeof publishChunked>>[]);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, kind] of kinds.entries()) {
+        await kind.before?.(round);
+        runs[i]!.push(await publishChunked());
+      }
+    }
+    for (const [i, kind] of kinds.entries()) {
+      const times = runs[i]!.map((run) => run.ms);
+      const middle = [...runs[i]!].sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!;
+      console.log(
+        `  ${kind.label.padEnd(44)} median ${ms(median(times))} of ${ROUNDS} (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms), uploaded ${middle.files} files, ${kb(middle.bytes)} (${share(middle.bytes, total)})`,
+      );
+    }
 
     console.log(
       `  load average while measuring: ${os
