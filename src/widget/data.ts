@@ -71,7 +71,10 @@ function asChunked(value: unknown, manifestUrl: string): ChunkedSource | undefin
   if (typeof value !== 'object' || value === null) return undefined;
   const { areas, count, index, hours, clusters } = value as Record<string, unknown>;
   const read = readManifestAreas(areas);
-  if (!read || typeof count !== 'number' || typeof index !== 'string') return undefined;
+  // The count numbers the finder's locations, which are the areas' together.
+  if (!read || count !== read.reduce((sum, area) => sum + area.count, 0) || typeof index !== 'string') {
+    return undefined;
+  }
   const summaries = (clusters as { path?: unknown } | undefined)?.path;
   return {
     areas: read,

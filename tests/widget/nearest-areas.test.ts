@@ -133,6 +133,15 @@ describe('readManifestAreas', () => {
     ['not a list', { a: 1 }],
     ['a path that is not text', [[1, 2]]],
     ['a count that is not a number', [['c/a.json', '3']]],
+    ['a count that is not a whole number', [['c/a.json', 2.5]]],
+    ['a negative count', [['c/a.json', -1]]],
+    [
+      'an area with a position after one without',
+      [
+        ['c/b.json', 2],
+        ['c/a.json', 3, 1, 2, 3, 4, 5.5],
+      ],
+    ],
     ['bounds without a radius', [['c/a.json', 3, 1, 2, 3, 4]]],
     ['a bound that is not a number', [['c/a.json', 3, 1, 2, null, 4, 5]]],
   ])('refuses %s', (_, entries) => {

@@ -105,6 +105,45 @@ describe('the pointer', () => {
   });
 });
 
+describe('a chunked manifest', () => {
+  /** A version file that is a manifest: the payload's fields but its locations, and `chunked`. */
+  function publishManifest(count: number) {
+    const { locations: _locations, ...fields } = payload([]);
+    answers.set(pointerPath, [
+      200,
+      { hash: HASH, published_at: '2026-11-26T08:00:00.000Z', url: `v/${HASH}.json` },
+    ]);
+    answers.set(versionPath, [
+      200,
+      {
+        ...fields,
+        chunked: {
+          areas: [
+            ['c/a.json', 3, 52.5, 13.3, 52.6, 13.5, 8.2],
+            ['c/b.json', 2],
+          ],
+          count,
+          hours: false,
+          index: 'i/x.json',
+        },
+      },
+    ]);
+    answers.set(detailsPath, [200, payload([], 'From the API')]);
+  }
+
+  it('is read when its count is its areas’ together', async () => {
+    publishManifest(5);
+    const result = await loadFinder(TOKEN, endpoints(), PAGE);
+    expect(result).toMatchObject({ ok: true, source: 'cdn', chunked: { count: 5 } });
+  });
+
+  it.each([4, 6])('counting %i locations in areas of 5, leads to the API instead', async (count) => {
+    publishManifest(count);
+    const result = await loadFinder(TOKEN, endpoints(), PAGE);
+    expect(result).toMatchObject({ ok: true, source: 'api', payload: { name: 'From the API' } });
+  });
+});
+
 describe("the finder's authorized_urls", () => {
   it.each([
     ['an empty list', [], PAGE],

@@ -24,13 +24,15 @@ export function readManifestAreas(entries: unknown): ManifestArea[] | undefined 
   if (!Array.isArray(entries)) return undefined;
   const areas: ManifestArea[] = [];
   for (const entry of entries) {
-    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number')
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isInteger(entry[1]) || entry[1] < 0)
       return undefined;
     const numbers = entry.slice(2);
     if (numbers.length === 0) {
       areas.push({ path: entry[0], count: entry[1], bounds: null, radiusKm: null });
       continue;
     }
+    // The areas with a position come first: the index's positions are those of their locations.
+    if (areas.at(-1)?.bounds === null) return undefined;
     if (numbers.length !== 5 || !numbers.every((n) => typeof n === 'number' && Number.isFinite(n)))
       return undefined;
     const [south, west, north, east, radiusKm] = numbers as number[];
