@@ -114,6 +114,7 @@ describe('readIndex', () => {
     ['a position that is not a number', { ...indexBody, lat: [...indexBody.lat.slice(1), 'x'] }],
     // The index writes scaled integers; the publish that reads it back refuses the same.
     ['a position that is not an integer', { ...indexBody, lat: [...indexBody.lat.slice(1), 0.5] }],
+    ['a schedule that is not an object', { ...indexBody, schedules: [...indexBody.schedules, null] }],
   ])('refuses %s', (_, body) => {
     expect(readIndex(body, manifestAreas)).toBeUndefined();
   });

@@ -59,7 +59,10 @@ export function readIndex(body: unknown, manifestAreas: readonly ManifestArea[])
   const { id, lat, lng, schedule, schedules } = file;
   if (!isIntegerList(id) || !isIntegerList(lat) || !isIntegerList(lng) || !isIntegerList(schedule))
     return undefined;
-  if (!Array.isArray(schedules)) return undefined;
+  // Each schedule is an object (hours.model.ts): "Open now" reads its fields.
+  if (!Array.isArray(schedules) || !schedules.every((entry) => typeof entry === 'object' && entry !== null)) {
+    return undefined;
+  }
   const count = id.length;
   const placed = manifestAreas.filter((area) => area.bounds).reduce((sum, area) => sum + area.count, 0);
   if (
