@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/modules/users/users.table.ts';
 import { createUser, tokenFor } from '../factories/users.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectClean, expectSuggestionsAccessible } from './helpers/page-steps.ts';
+import {
+  expectAccessible,
+  expectClean,
+  expectSuggestionsAccessible,
+  pickFirstSuggestion,
+  suggest,
+} from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let user: UserRow;
@@ -131,6 +137,37 @@ describe('the finder Locations tab, Which locations', () => {
       await page.getByText('Any country').waitFor();
       await saveRule(page, finder, { tag_ids: [parking], set_ids: [cafes], countries: [] });
       await shown(page, 2);
+
+      // Enter on a name no country has (the German one, in the English dashboard) adds nothing
+      // and does not save the rule: the only save below is the button's.
+      const saves: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PUT' && new URL(request.url()).pathname === `/api/finders/${finder.id}`)
+          saves.push(request.url());
+      });
+      await country.fill('Deutschland');
+      await country.press('Enter');
+      // The first country picked from the list opened with nothing typed, its chip removed, and
+      // picked again with the keyboard: a chip each time.
+      const first = await pickFirstSuggestion(country);
+      await chosen.getByText(first).waitFor();
+      await page.getByRole('button', { name: `Remove ${first}` }).click();
+      await expect.poll(() => chosen.getByText(first).count()).toBe(0);
+      await suggest(country, first.slice(0, 4), page.getByRole('option', { name: first }));
+      await country.press('ArrowDown');
+      await country.press('Enter');
+      await chosen.getByText(first).waitFor();
+      await page.getByRole('button', { name: `Remove ${first}` }).click();
+      await expect.poll(() => chosen.getByText(first).count()).toBe(0);
+      // Germany picked by its name.
+      await suggest(country, 'germ', page.getByRole('option', { name: 'Germany' }));
+      await country.press('ArrowDown');
+      await country.press('Enter');
+      await chosen.getByText('Germany').waitFor();
+      expect(await chosen.getByRole('row').count()).toBe(1);
+      await saveRule(page, finder, { tag_ids: [parking], set_ids: [cafes], countries: ['DE'] });
+      expect(saves).toHaveLength(1);
+      await shown(page, 1);
 
       // None: the rule goes.
       await page.locator('label.radio', { hasText: 'None: only the categories' }).click();

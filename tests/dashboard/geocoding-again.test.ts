@@ -2,8 +2,9 @@
 // not placed (the geocoder failed, found nothing, or nothing precise) while no geocoding runs:
 // the button sends POST /workspaces/{id}/geocoding for all three statuses, and the notice then
 // says they are being geocoded, with no button; a refusal (503) is said beside the button,
-// which stays. No worker runs here: the lookups themselves are tests/geocoding.test.ts's. axe
-// on each state, the button's at a phone's width too.
+// which stays; the list of those without coordinates follows the counts. No worker runs here:
+// the lookups themselves are tests/geocoding.test.ts's. axe on each state, the button's at a
+// phone's width too.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser, tokenFor } from '../factories/users.ts';
@@ -118,8 +119,19 @@ it('looks up again the addresses that were not placed, and then says they are be
   expect(state).toMatchObject({ pending: 2, not_found: 0, imprecise: 0 });
   expect(state.process?.status).toBe('pending');
   await expectAccessible(page, 'locations-geocoding-again-sent');
+
+  // The list of those without coordinates follows the geocoding: one placed (as the worker
+  // would place it) leaves the list once the notice's next reading counts it.
+  await page.getByRole('link', { name: 'List them to place by hand' }).click();
+  await page.getByRole('row', { name: /Lost shop/ }).waitFor();
+  await page.getByRole('row', { name: /Vague shop/ }).waitFor();
+  await stage.ctx.deps.db.execute(
+    sql`update locations set geocode_status = null, lat = 53.79, lng = -1.54 where title = 'Lost shop'`,
+  );
+  await expect.poll(() => page.getByRole('row', { name: /Lost shop/ }).count(), { timeout: 25_000 }).toBe(0);
+  expect(await page.getByRole('row', { name: /Vague shop/ }).count()).toBe(1);
   // Nothing else went wrong: Chromium logs the refused request itself.
   expect(opened.problems).toEqual([
     'console: Failed to load resource: the server responded with a status of 503 (Service Unavailable)',
   ]);
-});
+}, 60_000);

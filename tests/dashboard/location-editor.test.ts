@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, tokenFor } from '../factories/users.ts';
 import { solidPng } from '../fakes/png.ts';
 import { type ApiMethod, type DashboardStage, startDashboardStage } from './helpers/dashboard-stage.ts';
-import { expectAccessible, expectSuggestionsAccessible, waitForNotFound } from './helpers/page-steps.ts';
+import {
+  expectAccessible,
+  expectSuggestionsAccessible,
+  pickFirstSuggestion,
+  suggest,
+  waitForNotFound,
+} from './helpers/page-steps.ts';
 
 let stage: DashboardStage;
 let token: string;
@@ -118,6 +124,54 @@ describe('the location editor', () => {
     await expect.poll(async () => (await api<LocationJson>('GET', `/locations/${id}`)).city).toBe('Potsdam');
     await expect.poll(() => page.getByLabel('City').inputValue()).toBe('Potsdam');
     expect(await page.getByRole('status').getByText('Saved.').count()).toBe(1);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 60_000);
+
+  it('picks a tag again once its chip is removed, and drops a refused tag’s error when the tags change', async () => {
+    const location = await api<LocationJson>('POST', '/locations', {
+      workspace_id: workspaceId,
+      title: 'Tag Corner',
+    });
+    const opened = await stage.openSignedIn(token, `/app/locations/${location.id}`);
+    const { page } = opened;
+    await page.getByRole('heading', { name: 'Tag Corner' }).waitFor();
+    const tagInput = page.getByRole('combobox', { name: 'Add a tag' });
+    const pickEspresso = async () => {
+      await suggest(tagInput, 'esp', page.getByRole('option', { name: 'Espresso' }));
+      await tagInput.press('ArrowDown');
+      await tagInput.press('Enter');
+    };
+    const chip = page.getByRole('row', { name: 'Espresso' });
+    // The first suggestion (Espresso, by name) picked from the list opened with nothing typed.
+    expect(await pickFirstSuggestion(tagInput)).toBe('Espresso');
+    await chip.waitFor();
+    await page.getByRole('button', { name: 'Remove the tag Espresso' }).click();
+    await expect.poll(() => chip.count()).toBe(0);
+    // The same suggestion picked again with the keyboard is a chip again at once, and the box
+    // is empty for the next one.
+    await pickEspresso();
+    await chip.waitFor();
+    expect(await tagInput.inputValue()).toBe('');
+
+    // A tag the service refuses (over 80 characters): its message stays beside the picker
+    // until the tags change, then goes, as a named field's does once edited.
+    const long = 'L'.repeat(81);
+    await tagInput.fill(long);
+    await tagInput.press('Enter');
+    await page.getByRole('row', { name: long }).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    const message = page.getByText('A tag may not be greater than 80 characters.');
+    await message.waitFor();
+    expect(await tagInput.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'location-tag-refused');
+    await page.getByRole('button', { name: `Remove the tag ${long}` }).click();
+    await expect.poll(() => message.count()).toBe(0);
+    expect(await tagInput.getAttribute('aria-invalid')).not.toBe('true');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const saved = await api<LocationJson>('GET', `/locations/${location.id}`);
+    expect(saved.tags.map((tag) => tag.name)).toEqual(['Espresso']);
     expect(opened.problems).toEqual([]);
     await opened.close();
   }, 60_000);

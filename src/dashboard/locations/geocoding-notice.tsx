@@ -3,9 +3,11 @@
 // (its map takes a pin). While the list shows only them, the link goes back to every location.
 // Where a geocoder is configured and some addresses were not placed (the geocoder failed, found
 // nothing or nothing precise) and no geocoding runs, a button looks them up again (POST). While
-// geocoding is queued or running, the counts are read again every few seconds.
+// geocoding is queued or running, the counts are read again every few seconds, and the lists
+// of locations whenever the number waiting changes.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import { formatNumber, t } from '../i18n/i18n.ts';
@@ -17,7 +19,8 @@ const geocodingKey = (workspaceId: number) => ['geocoding', workspaceId];
 const WHILE_GEOCODING_MS = 10_000;
 
 function useGeocoding(workspaceId: number) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     queryKey: geocodingKey(workspaceId),
     queryFn: async ({ signal }) =>
       unwrap(
@@ -26,6 +29,19 @@ function useGeocoding(workspaceId: number) {
     staleTime: 30_000,
     refetchInterval: (query) => (query.state.data?.process ? WHILE_GEOCODING_MS : false),
   });
+  // Locations the geocoder places leave the list of those without coordinates, and a list shows
+  // whether each has a position: the lists are read again when the number waiting changes, or
+  // the table would go on listing them while the notice counts them placed.
+  const waiting = query.data?.without_coordinates;
+  const counted = useRef(waiting);
+  useEffect(() => {
+    if (waiting === undefined) return;
+    if (counted.current !== undefined && counted.current !== waiting) {
+      void queryClient.invalidateQueries({ queryKey: ['locations'] });
+    }
+    counted.current = waiting;
+  }, [waiting, queryClient]);
+  return query;
 }
 
 /** Every status a lookup can end in short of a point: all of them are asked again. */

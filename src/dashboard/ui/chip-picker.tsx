@@ -51,6 +51,12 @@ export function ChipPicker({
   labels,
 }: ChipPickerProps) {
   const [typed, setTyped] = useState('');
+  // The combo box keeps the last value picked as its selection, and picking the selected value
+  // again is no change: once that value's chip was removed, Enter on it did nothing. Each pick
+  // gives the options new keys (the picks so far, then the value's id), so that a value offered
+  // again is never the one selected.
+  const [picks, setPicks] = useState(0);
+  const options = optionsFor(typed).map((chip) => ({ key: `${picks}:${chip.id}`, chip }));
   return (
     <div className="field tag-picker">
       <TagGroup aria-label={labels.chosen} onRemove={(keys) => onRemove(new Set([...keys].map(String)))}>
@@ -71,18 +77,23 @@ export function ChipPicker({
         inputValue={typed}
         onInputChange={setTyped}
         allowsCustomValue={onAddTyped !== undefined}
-        items={optionsFor(typed)}
+        items={options}
         isInvalid={errors.length > 0}
         onSelectionChange={(key) => {
           if (key === null) return;
-          onPick(String(key));
+          const picked = String(key);
+          onPick(picked.slice(picked.indexOf(':') + 1));
           setTyped('');
+          setPicks((count) => count + 1);
         }}
         onKeyDown={(event) => {
           // With a suggestion highlighted, Enter picks it (onPick): the letters typed are not added too.
           const highlighted = (event.target as HTMLInputElement).hasAttribute('aria-activedescendant');
-          if (onAddTyped && event.key === 'Enter' && typed.trim() && !highlighted) {
-            event.preventDefault();
+          if (event.key !== 'Enter' || !typed.trim() || highlighted) return;
+          // Enter on text typed adds it where values not listed may be added; it never submits
+          // the form around the picker, which the person did not mean.
+          event.preventDefault();
+          if (onAddTyped) {
             onAddTyped(typed);
             setTyped('');
           }
@@ -93,7 +104,13 @@ export function ChipPicker({
         <Text slot="description">{labels.hint}</Text>
         <FieldError className="field-error">{errors.join(' ')}</FieldError>
         <Popover>
-          <ListBox>{(option: Chip) => <ListBoxItem id={option.id}>{option.name}</ListBoxItem>}</ListBox>
+          <ListBox>
+            {(option: (typeof options)[number]) => (
+              <ListBoxItem id={option.key} textValue={option.chip.name}>
+                {option.chip.name}
+              </ListBoxItem>
+            )}
+          </ListBox>
         </Popover>
       </ComboBox>
     </div>

@@ -51,6 +51,27 @@ export async function suggest(box: Locator, text: string, option: Locator) {
     .toBe(true);
 }
 
+/**
+ * Opens a combo box's suggestions with nothing typed (the Down arrow, which highlights the
+ * first), picks the highlighted one with Enter, and answers its name.
+ */
+export async function pickFirstSuggestion(box: Locator): Promise<string> {
+  await box.fill('');
+  await expect
+    .poll(
+      async () => {
+        if ((await box.getAttribute('aria-expanded')) !== 'true') await box.press('ArrowDown');
+        return box.getAttribute('aria-activedescendant');
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  const highlighted = await box.getAttribute('aria-activedescendant');
+  const name = await box.page().locator(`[id="${highlighted}"]`).textContent();
+  await box.press('Enter');
+  return name ?? '';
+}
+
 /** No console error, CSP violation, page error or request off this machine. */
 export function expectClean(opened: DashboardPage) {
   expect(opened.problems).toEqual([]);

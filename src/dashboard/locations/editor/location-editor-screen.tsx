@@ -128,9 +128,10 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
 
   const errors = useErrorsAt(save.error);
   const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
-  const tagErrors = Object.entries(fieldErrors)
-    .filter(([path]) => path === 'tags' || path.startsWith('tags.'))
-    .flatMap(([, messages]) => messages);
+  // The tags' own and each tag's (tags.2), until the tags are edited.
+  const tagErrors = Object.keys(fieldErrors)
+    .filter((path) => path === 'tags' || path.startsWith('tags.'))
+    .flatMap((path) => errors.at(path));
 
   return (
     <>
@@ -176,7 +177,10 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
           ))}
           <TagPicker
             names={tagNames}
-            onChange={setTagNames}
+            onChange={(names) => {
+              setTagNames(names);
+              errors.edited('tags');
+            }}
             suggestions={tags.data?.map((tag) => tag.name) ?? []}
             errors={tagErrors}
           />
