@@ -5,7 +5,7 @@
 // so the widget itself must refuse to render on a site the finder does not list. No cookies
 // go out (credentials: omit).
 import { finderAllowsOrigin } from '../lib/origin-rules.ts';
-import { readManifestAreas } from './chunked/nearest-areas.ts';
+import { locationsIn, readManifestAreas } from './chunked/nearest-areas.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { ChunkedSource, FinderLocation, FinderPayload } from './types.ts';
 
@@ -72,7 +72,7 @@ function asChunked(value: unknown, manifestUrl: string): ChunkedSource | undefin
   const { areas, count, index, hours, clusters } = value as Record<string, unknown>;
   const read = readManifestAreas(areas);
   // The count numbers the finder's locations, which are the areas' together.
-  if (!read || count !== read.reduce((sum, area) => sum + area.count, 0) || typeof index !== 'string') {
+  if (!read || count !== locationsIn(read) || typeof index !== 'string') {
     return undefined;
   }
   const summaries = (clusters as { path?: unknown } | undefined)?.path;

@@ -8,7 +8,7 @@ import KDBush from 'kdbush';
 import { sums } from '../../lib/deltas.ts';
 import type { OpeningSchedule } from '../../lib/hours/hours.model.ts';
 import { isIntegerList, isStringList } from '../../lib/json-lists.ts';
-import type { ManifestArea } from './nearest-areas.ts';
+import { locationsIn, type ManifestArea } from './nearest-areas.ts';
 
 /** Integers per degree in the index (the publish's INDEX_COORDINATE_SCALE). */
 const COORDINATE_SCALE = 1e5;
@@ -64,9 +64,9 @@ export function readIndex(body: unknown, manifestAreas: readonly ManifestArea[])
     return undefined;
   }
   const count = id.length;
-  const placed = manifestAreas.filter((area) => area.bounds).reduce((sum, area) => sum + area.count, 0);
+  const placed = locationsIn(manifestAreas.filter((area) => area.bounds));
   if (
-    manifestAreas.reduce((sum, area) => sum + area.count, 0) !== count ||
+    locationsIn(manifestAreas) !== count ||
     lat.length !== placed ||
     lng.length !== placed ||
     schedule.length !== count

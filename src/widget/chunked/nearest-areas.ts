@@ -20,6 +20,10 @@ export interface ManifestArea {
 const AREAS_AT_ONCE = 3;
 
 /** The manifest's `chunked.areas` entries, or undefined when one is not of their shape. */
+/** How many locations the areas hold together. */
+export const locationsIn = (areas: readonly ManifestArea[]) =>
+  areas.reduce((sum, area) => sum + area.count, 0);
+
 export function readManifestAreas(entries: unknown): ManifestArea[] | undefined {
   if (!Array.isArray(entries)) return undefined;
   const areas: ManifestArea[] = [];
