@@ -5,7 +5,8 @@
 // counter of what it touched (`finder:{id}`, `ws:{id}`, `map:{id}`), and an entry remembers
 // the counters of everything its payload read, as they were BEFORE the build started. An entry
 // is served only while those counters are unchanged, so a write that commits during a build
-// still makes the result stale. With REDIS_URL the counters live in Redis (INCR on write, one
+// still makes the result stale, and a request after that write starts a build of its own rather
+// than take the result of the one running. With REDIS_URL the counters live in Redis (INCR on write, one
 // MGET per cached request), which every web process reads: the first request after a write
 // shows it on every process. Redis calls go through GuardedRedis (bounded, with fallback):
 // while Redis is away, this process's own counters still catch its own writes, and other
@@ -35,13 +36,23 @@ export interface CachedPayload extends PayloadVariants {
   authorizedUrls: string[];
 }
 
-interface Entry extends CachedPayload {
+/** The generation counters a build read before it started, of the keys its payload depends on. */
+interface Counters {
   keys: string[];
   local: number[];
-  /** Redis's counters at fill, or undefined when Redis could not be read then. */
+  /** Redis's counters, or undefined when Redis could not be read then. */
   remote: (string | null)[] | undefined;
+}
+
+interface Entry extends CachedPayload, Counters {
   expiresAt: number;
   bytes: number;
+}
+
+/** A build running for a token: its counters (undefined: no such finder) and its result. */
+interface Filling {
+  counters: Promise<Counters | undefined>;
+  result: Promise<CachedPayload | undefined>;
 }
 
 /**
@@ -89,7 +100,7 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
     now = Date.now,
   } = options;
   const entries = new Map<string, Entry>();
-  const filling = new Map<string, Promise<CachedPayload | undefined>>();
+  const filling = new Map<string, Filling>();
   const localGenerations = new Map<string, number>();
   /** The counter keys of each token's payload at its last build (kept after an entry expires). */
   const knownKeys = new Map<string, string[]>();
@@ -129,27 +140,38 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
     totalBytes += entry.bytes;
   };
 
-  async function isFresh(entry: Entry): Promise<boolean> {
-    if (entry.expiresAt <= now()) return false;
-    if (!sameValues(localOf(entry.keys), entry.local)) return false;
+  /** Whether the counters read for a build or an entry are still those of now. */
+  async function isCurrent(counters: Counters): Promise<boolean> {
+    if (!sameValues(localOf(counters.keys), counters.local)) return false;
     if (!redis) return true;
-    const remote = await remoteOf(entry.keys);
+    const remote = await remoteOf(counters.keys);
     // Redis away: our own writes are still caught (local counters), others' within the TTL.
     if (remote === undefined) return true;
-    return entry.remote !== undefined && sameValues(remote, entry.remote);
+    return counters.remote !== undefined && sameValues(remote, counters.remote);
   }
 
-  async function fill(token: string): Promise<CachedPayload | undefined> {
-    // The counters are read BEFORE the build, so a write that commits during the build leaves
-    // the entry stale. Their keys come from the previous entry, else from a light query.
+  async function isFresh(entry: Entry): Promise<boolean> {
+    return entry.expiresAt > now() && (await isCurrent(entry));
+  }
+
+  /**
+   * The counters of everything the token's payload read at its last build, read BEFORE a build,
+   * so that a write committing during the build leaves its entry stale. The keys come from the
+   * previous entry, else from a light query; undefined for an unknown token.
+   */
+  async function countersOf(token: string): Promise<Counters | undefined> {
     let keys = knownKeys.get(token);
     if (!keys) {
       const found = await dependencies(token);
       if (!found) return undefined;
       keys = keysOf(found);
     }
-    const local = localOf(keys);
-    const remote = await remoteOf(keys);
+    return { keys, local: localOf(keys), remote: await remoteOf(keys) };
+  }
+
+  async function fill(token: string, counters: Counters | undefined): Promise<CachedPayload | undefined> {
+    if (!counters) return undefined;
+    const { keys, local, remote } = counters;
     const built = await load(token);
     if (!built) {
       remove(token);
@@ -166,6 +188,9 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
       knownKeys.set(token, builtKeys);
       return result;
     }
+    // Written to since the build began: the requests before the write take it, but it is not
+    // kept, nor put in the place of a later build's entry.
+    if (!sameValues(localOf(keys), local)) return result;
     store(token, {
       ...result,
       keys,
@@ -174,6 +199,31 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
       expiresAt: now() + ttlMs,
       bytes: variants.identity.length + variants.gzip.length + variants.br.length,
     });
+    return result;
+  }
+
+  /**
+   * Whether a request may take the result of a build already running: only when nothing it
+   * reads was written since the build read its counters. A request after a write (a site taken
+   * out of authorized_urls, say) must see the write, so it starts a build of its own.
+   */
+  async function mayJoin(running: Filling): Promise<boolean> {
+    const counters = await running.counters;
+    if (!counters) return true;
+    return isCurrent(counters);
+  }
+
+  /** A build of the token's payload that later requests may join (mayJoin). */
+  function startFill(token: string): Promise<CachedPayload | undefined> {
+    const counters = countersOf(token);
+    const result = counters.then((read) => fill(token, read));
+    const running: Filling = { counters, result };
+    filling.set(token, running);
+    // A later build may have taken the token's place meanwhile (mayJoin): it stays.
+    const settled = () => {
+      if (filling.get(token) === running) filling.delete(token);
+    };
+    result.then(settled, settled);
     return result;
   }
 
@@ -190,11 +240,9 @@ export function createPayloadCache(options: PayloadCacheOptions): PayloadCache {
     async get(token) {
       const entry = entries.get(token);
       if (entry && (await isFresh(entry))) return entry;
-      const pending = filling.get(token);
-      if (pending) return pending;
-      const started = fill(token).finally(() => filling.delete(token));
-      filling.set(token, started);
-      return started;
+      const running = filling.get(token);
+      if (running && (await mayJoin(running))) return running.result;
+      return startFill(token);
     },
     clear() {
       entries.clear();
