@@ -194,6 +194,35 @@ describe('POST /api/locations/import', () => {
 
   it.each([
     [
+      'its external_id first',
+      'S-1,Berlin Mitte,Unter den Linden 1,First,outlets\n,Berlin Mitte,Unter den Linden 1,Second,airport\n',
+    ],
+    [
+      'its title, address and zip first',
+      ',Berlin Mitte,Unter den Linden 1,First,outlets\nS-1,Berlin Mitte,Unter den Linden 1,Second,airport\n',
+    ],
+  ])('writes the last of two rows of different keys that reach one location (%s)', async (_order, rows) => {
+    const ws = await newWorkspace();
+    const first = await upload(
+      ws,
+      'external_id,title,address,tags\nS-1,Berlin Mitte,Unter den Linden 1,old\n',
+    );
+    expect(first.json()).toMatchObject({ created: 1, updated: 0 });
+    const res = await upload(ws, `external_id,title,address,city,tags\n${rows}`);
+    expect(res.json()).toMatchObject({ created: 0, updated: 2, skipped: 0 });
+    const [location, ...others] = await rowsOf(ws);
+    expect(others).toEqual([]);
+    expect(location).toMatchObject({ externalId: 'S-1', city: 'Second' });
+    const tags = await ctx.deps.db
+      .select({ slug: tagsTable.slug })
+      .from(locationTagsTable)
+      .innerJoin(tagsTable, eq(tagsTable.id, locationTagsTable.tagId))
+      .where(eq(locationTagsTable.locationId, location!.id));
+    expect(tags.map((tag) => tag.slug)).toEqual(['airport']);
+  });
+
+  it.each([
+    [
       'no title/address columns',
       'name,street\nA,B\n',
       'The CSV file must have a title and an address column.',

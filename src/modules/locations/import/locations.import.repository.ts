@@ -130,21 +130,26 @@ function matchTargetsQuery(workspaceId: number, mayRepeat: boolean): SQL {
         order by coalesce('e:' || external_id, 'k:' || match_key), i desc`
     : sql`select s.i, s.external_id, case when s.external_id is null then ${stagedMatchKey} end as match_key
         from csv_import_rows s`;
+  // Rows of two keys may reach one location (one by its external_id, the other by title,
+  // address and zip): the last of them wins as well. A row that matches none is its own (-i).
   return sql`
     with keyed as (${keyed})
-    select m.i, coalesce(m.id, nextval(pg_get_serial_sequence('locations', 'id')))::int as location_id,
-      m.id is not null as existed
+    select t.i, coalesce(t.id, nextval(pg_get_serial_sequence('locations', 'id')))::int as location_id,
+      t.id is not null as existed
     from (
-      select k.i, l.id from keyed k
-        left join locations l on l.workspace_id = ${workspaceId} and l.external_id = k.external_id
-        where k.external_id is not null
-      union all
-      select k.i, min(l.id) from keyed k
-        left join locations l on l.workspace_id = ${workspaceId} and l.match_key = k.match_key
-        where k.external_id is null
-        group by k.i
-    ) m
-    order by m.i`;
+      select distinct on (coalesce(m.id, -m.i)) m.i, m.id from (
+        select k.i, l.id from keyed k
+          left join locations l on l.workspace_id = ${workspaceId} and l.external_id = k.external_id
+          where k.external_id is not null
+        union all
+        select k.i, min(l.id) from keyed k
+          left join locations l on l.workspace_id = ${workspaceId} and l.match_key = k.match_key
+          where k.external_id is null
+          group by k.i
+      ) m
+      order by coalesce(m.id, -m.i), m.i desc
+    ) t
+    order by t.i`;
 }
 
 /**
