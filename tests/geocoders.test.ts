@@ -3,10 +3,12 @@
 // body or by status as UpstreamError), Photon with its own precision mapping, and `none`.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/config.ts';
+import type { PhotonFeature } from '../src/lib/photon-client.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { classifyGeocoderFailure } from '../src/modules/geocoding/geocoding.failures.ts';
 import { createGeocoder, type Geocoder } from '../src/modules/geocoding/geocoding.geocoder.ts';
-import { mentionsHouseNumber } from '../src/modules/geocoding/photon.geocoder.ts';
+import { nominatimPrecision } from '../src/modules/geocoding/nominatim.geocoder.ts';
+import { mentionsHouseNumber, photonPrecision } from '../src/modules/geocoding/photon.geocoder.ts';
 import { FAKE_KEYS, type FakeProviders, startFakeProviders } from './fakes/providers.ts';
 
 let fake: FakeProviders;
@@ -278,5 +280,77 @@ describe('mentionsHouseNumber', () => {
     ['Downing Street, London', '10', false],
   ])('%s mentions %s: %s', (address, houseNumber, expected) => {
     expect(mentionsHouseNumber(address, houseNumber)).toBe(expected);
+  });
+
+  it.each([
+    // A neighbour whose number is part of the street's name.
+    ['Straße des 17. Juni 200', '17', 'Straße des 17. Juni', false],
+    ['Straße des 17. Juni 200', '200', 'Straße des 17. Juni', true],
+    ['Straße  des 17. juni 17', '17', 'Straße des 17. Juni', true],
+    ['5th Avenue 5', '5', '5th Avenue', true],
+    ['12 Rue du 8 Mai 1945', '8', 'Rue du 8 Mai 1945', false],
+    // Spelled otherwise in the address: the name stays, as without a street.
+    ['Str. des 17. Juni 200', '17', 'Straße des 17. Juni', true],
+  ])('%s, street %s: the number %s is asked for: %s', (streetLine, houseNumber, street, expected) => {
+    expect(mentionsHouseNumber(streetLine, houseNumber, street)).toBe(expected);
+  });
+});
+
+describe('precision from the street line', () => {
+  const house = (housenumber: string, street: string): PhotonFeature => ({
+    lat: 52.51,
+    lng: 13.35,
+    properties: { type: 'house', housenumber, street, city: 'Berlin', country: 'Germany' },
+  });
+
+  it.each([
+    // A number in the zip or the city is not the house number asked for.
+    ['Main Street', 'Main Street 2, Dublin 2', '2', 'Main Street', 'APPROXIMATE'],
+    ['Alexanderplatz', 'Alexanderplatz, 10178 Berlin', '10178', 'Alexanderplatz', 'APPROXIMATE'],
+    [
+      'Straße des 17. Juni 200',
+      'Straße des 17. Juni 200, 10623 Berlin',
+      '17',
+      'Straße des 17. Juni',
+      'APPROXIMATE',
+    ],
+    [
+      'Straße des 17. Juni 200',
+      'Straße des 17. Juni 200, 10623 Berlin',
+      '200',
+      'Straße des 17. Juni',
+      'ROOFTOP',
+    ],
+  ])(
+    '%s (asked %s), a result numbered %s on %s: %s',
+    (streetLine, _query, housenumber, street, precision) => {
+      expect(photonPrecision(house(housenumber, street), streetLine)).toBe(precision);
+      expect(
+        nominatimPrecision(
+          { lat: 52.51, lon: 13.35, display_name: '', address: { house_number: housenumber, road: street } },
+          streetLine,
+        ),
+      ).toBe(precision);
+    },
+  );
+
+  it('is judged by Photon and Nominatim on the street line they are given', async () => {
+    // The fake finds 10 Downing Street for both queries; only the street line differs.
+    const geocoders = [
+      photon,
+      createGeocoder(
+        { kind: 'nominatim', apiKey: undefined, baseUrl: fake.geocoderBaseUrl('nominatim') },
+        fake.photonUrl,
+        { userAgent: 'location-finder-service (+http://app.test)' },
+      ),
+    ];
+    for (const geocoder of geocoders) {
+      expect(
+        await geocoder.geocode('10 Downing Street, London', { streetLine: '10 Downing Street' }),
+      ).toMatchObject({ precision: 'ROOFTOP' });
+      expect(
+        await geocoder.geocode('Downing Street, 10 London', { streetLine: 'Downing Street' }),
+      ).toMatchObject({ precision: 'APPROXIMATE' });
+    }
   });
 });

@@ -612,6 +612,53 @@ describe('lookups of one address at once', () => {
     expect(held.calls).toBe(1);
   });
 
+  it("give the geocoder the address's street line, where a house number is looked for", async () => {
+    const streetLines: (string | undefined)[] = [];
+    const geocoder: Geocoder = {
+      kind: 'google',
+      geocode: async (_query, context) => {
+        streetLines.push(context?.streetLine);
+        return undefined;
+      },
+    };
+    const cached = createCachedGeocoder(ctx.deps.db, geocoder, { wait: async () => undefined });
+    const address = { ...NOWHERE(982), zip: '10178', state: null };
+    await cached.lookup(address, { signal: new AbortController().signal });
+    expect(streetLines).toEqual(['Nirgendwo 982']);
+  });
+
+  it("read the cache again after waiting for their turn: another process's answer is not paid twice", async () => {
+    const calls = { waiting: 0, other: 0 };
+    const point = { lat: 52.5, lng: 13.4, precision: 'ROOFTOP' as const, formatted_address: 'Nirgendwo 983' };
+    let letThrough: (() => void) | undefined;
+    const heldPacer = {
+      wait: () =>
+        new Promise<void>((resolve) => {
+          letThrough = resolve;
+        }),
+    };
+    const waiting = createCachedGeocoder(
+      ctx.deps.db,
+      { kind: 'google', geocode: async () => (calls.waiting++, point) },
+      heldPacer,
+    );
+    const other = createCachedGeocoder(
+      ctx.deps.db,
+      { kind: 'google', geocode: async () => (calls.other++, point) },
+      { wait: async () => undefined },
+    );
+    const address = { ...NOWHERE(983), zip: null, state: null };
+    const first = waiting.lookup(address, { signal: new AbortController().signal });
+    await expect.poll(() => letThrough).toBeDefined();
+    expect(await other.lookup(address)).toEqual({
+      answer: { lat: 52.5, lng: 13.4, precision: 'ROOFTOP' },
+      fromCache: false,
+    });
+    letThrough!();
+    expect(await first).toEqual({ answer: { lat: 52.5, lng: 13.4, precision: 'ROOFTOP' }, fromCache: true });
+    expect(calls).toEqual({ waiting: 0, other: 1 });
+  });
+
   it('cancel the request when every caller has', async () => {
     const { held, cached } = heldGeocoder();
     const address = { ...NOWHERE(981), zip: null, state: null };

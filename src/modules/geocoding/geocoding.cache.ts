@@ -23,20 +23,22 @@ export const NEGATIVE_ANSWER_TTL_DAYS = 30;
 /** A provider's answer as kept: its best point and how precise it is, or nothing found. */
 export type GeocodeAnswerValue = { lat: number; lng: number; precision: GeocodePrecision } | undefined;
 
+/** An address's answer; `fromCache` says whether the provider was spared. */
+export interface GeocodeLookup {
+  answer: GeocodeAnswerValue;
+  fromCache: boolean;
+}
+
 export interface CachedGeocoder {
   readonly kind: Geocoder['kind'];
-  /** The answer for an address; `fromCache` says whether the provider was spared. */
-  lookup(
-    fields: AddressFields,
-    context?: GeocodeContext,
-  ): Promise<{ answer: GeocodeAnswerValue; fromCache: boolean }>;
+  lookup(fields: AddressFields, context?: GeocodeContext): Promise<GeocodeLookup>;
   /** Deletes the expired answers (the hourly maintenance job); how many. */
   purgeExpired(): Promise<number>;
 }
 
 /** One address's request in flight, and how many callers still wait for it. */
 interface SharedLookup {
-  answer: Promise<GeocodeAnswerValue>;
+  answer: Promise<GeocodeLookup>;
   controller: AbortController;
   waiting: number;
 }
@@ -49,7 +51,7 @@ function waitFor(
   shared: SharedLookup,
   signal: AbortSignal | undefined,
   abandoned: () => void,
-): Promise<GeocodeAnswerValue> {
+): Promise<GeocodeLookup> {
   shared.waiting += 1;
   if (!signal) return shared.answer;
   return new Promise((resolve, reject) => {
@@ -117,16 +119,19 @@ export function createCachedGeocoder(db: Database, geocoder: Geocoder, pacer: Pa
       });
   }
 
-  async function ask(
-    fields: AddressFields,
-    key: string,
-    context: GeocodeContext,
-  ): Promise<GeocodeAnswerValue> {
+  async function ask(fields: AddressFields, key: string, context: GeocodeContext): Promise<GeocodeLookup> {
     await pacer.wait(context.signal);
-    const result = await geocoder.geocode(addressQuery(fields), context);
+    // Another process may have paid for this address while this one waited for its turn (two
+    // runs over one chain's addresses keep in step): read the cache again before paying.
+    const hit = await cached(key);
+    if (hit) return { answer: hit.answer, fromCache: true };
+    const result = await geocoder.geocode(addressQuery(fields), {
+      ...context,
+      streetLine: fields.address ?? undefined,
+    });
     const answer = result && { lat: result.lat, lng: result.lng, precision: result.precision };
     await keep(key, answer);
-    return answer;
+    return { answer, fromCache: false };
   }
 
   return {
@@ -148,7 +153,7 @@ export function createCachedGeocoder(db: Database, geocoder: Geocoder, pacer: Pa
       let shared = inFlight.get(key);
       if (!shared) {
         const controller = new AbortController();
-        const answer: Promise<GeocodeAnswerValue> = ask(fields, key, {
+        const answer = ask(fields, key, {
           ...context,
           signal: controller.signal,
         }).finally(() => {
@@ -160,7 +165,7 @@ export function createCachedGeocoder(db: Database, geocoder: Geocoder, pacer: Pa
       const abandoned = () => {
         if (inFlight.get(key) === shared) inFlight.delete(key);
       };
-      return { answer: await waitFor(shared, context.signal, abandoned), fromCache: false };
+      return waitFor(shared, context.signal, abandoned);
     },
   };
 }

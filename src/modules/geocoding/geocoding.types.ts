@@ -30,6 +30,12 @@ export interface GeocodeResult {
 export interface GeocodeContext {
   /** The request or job was cancelled: stop waiting for the geocoder. */
   signal?: AbortSignal;
+  /**
+   * The address's street line (a location's `address`), where a geocoder that judges precision
+   * by the house number looks for it: not in the zip ("10178") or a city's district ("Dublin 2").
+   * Without it, the whole query.
+   */
+  streetLine?: string;
 }
 
 /**

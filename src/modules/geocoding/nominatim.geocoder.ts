@@ -26,7 +26,10 @@ const responseSchema = z.array(
     lon: coordinate,
     display_name: z.string().default(''),
     addresstype: z.string().optional(),
-    address: z.object({ house_number: z.string().optional() }).passthrough().optional(),
+    address: z
+      .object({ house_number: z.string().optional(), road: z.string().optional().catch(undefined) })
+      .passthrough()
+      .optional(),
   }),
 );
 type NominatimResult = z.output<typeof responseSchema>[number];
@@ -49,9 +52,12 @@ const OBJECT_TYPES = new Set([
   'club',
 ]);
 
-export function nominatimPrecision(result: NominatimResult, address: string): GeocodePrecision {
+/** `streetLine`: the address's street line (the house number is looked for there only). */
+export function nominatimPrecision(result: NominatimResult, streetLine: string): GeocodePrecision {
   const houseNumber = result.address?.house_number;
-  if (houseNumber) return mentionsHouseNumber(address, houseNumber) ? 'ROOFTOP' : 'APPROXIMATE';
+  if (houseNumber) {
+    return mentionsHouseNumber(streetLine, houseNumber, result.address?.road) ? 'ROOFTOP' : 'APPROXIMATE';
+  }
   return result.addresstype && OBJECT_TYPES.has(result.addresstype) ? 'GEOMETRIC_CENTER' : 'APPROXIMATE';
 }
 
@@ -82,7 +88,7 @@ export function createNominatimGeocoder({
       return {
         lat: best.lat,
         lng: best.lon,
-        precision: nominatimPrecision(best, address),
+        precision: nominatimPrecision(best, context.streetLine ?? address),
         formatted_address: best.display_name,
       };
     },

@@ -8,24 +8,33 @@
 //     of an object, not a checked address);
 //   - anything coarser (locality, district, city, county, state, country, other) -> APPROXIMATE.
 // RANGE_INTERPOLATED is never reported: Photon does not say which house numbers it interpolated.
-// Only ROOFTOP survives the import's filter, so a Photon pin is only set when the number matches.
+// Only ROOFTOP survives the import's filter, so a Photon pin is only set when the number matches
+// the one the street line asks for.
 import { type PhotonFeature, photonLabel, searchPhoton } from '../../lib/photon-client.ts';
 import type { GeocodePrecision, Geocoder, GeocoderOptions } from './geocoding.types.ts';
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** "12a" is found in "Hauptstr. 12 a, Berlin" but "1" is not found in "10178 Berlin". */
-export function mentionsHouseNumber(address: string, houseNumber: string): boolean {
+/**
+ * Whether a result's `houseNumber` is the number `streetLine` asks for: a whole token there
+ * ("12a" in "Hauptstr. 12 a", but "1" not in "Main St 13"), outside the result's street name
+ * `street`, so that a neighbour numbered 17 is not taken for "Straße des 17. Juni 200".
+ */
+export function mentionsHouseNumber(streetLine: string, houseNumber: string, street?: string): boolean {
   const pattern = escapeRegExp(houseNumber.trim().toLowerCase())
     .replace(/\s+/g, '\\s*')
     .replace(/(\d)(\p{L})/gu, '$1\\s*$2');
   if (pattern === '') return false;
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${pattern}($|[^\\p{L}\\p{N}])`, 'u').test(address.toLowerCase());
+  const fold = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const name = street ? fold(street) : '';
+  const line = name === '' ? fold(streetLine) : fold(streetLine).split(name).join(' ');
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${pattern}($|[^\\p{L}\\p{N}])`, 'u').test(line);
 }
 
-export function photonPrecision(feature: PhotonFeature, address: string): GeocodePrecision {
-  const { type, housenumber } = feature.properties;
-  if (housenumber) return mentionsHouseNumber(address, housenumber) ? 'ROOFTOP' : 'APPROXIMATE';
+/** `streetLine`: the address's street line (the house number is looked for there only). */
+export function photonPrecision(feature: PhotonFeature, streetLine: string): GeocodePrecision {
+  const { type, housenumber, street } = feature.properties;
+  if (housenumber) return mentionsHouseNumber(streetLine, housenumber, street) ? 'ROOFTOP' : 'APPROXIMATE';
   if (type === 'street' || type === 'house') return 'GEOMETRIC_CENTER';
   return 'APPROXIMATE';
 }
@@ -44,7 +53,7 @@ export function createPhotonGeocoder({ baseUrl, timeoutMs }: GeocoderOptions): G
       return {
         lat: best.lat,
         lng: best.lng,
-        precision: photonPrecision(best, address),
+        precision: photonPrecision(best, context.streetLine ?? address),
         formatted_address: photonLabel(best.properties),
       };
     },
