@@ -637,16 +637,15 @@ describe('lookups of one address at once', () => {
           letThrough = resolve;
         }),
     };
-    const waiting = createCachedGeocoder(
-      ctx.deps.db,
-      { kind: 'google', geocode: async () => (calls.waiting++, point) },
-      heldPacer,
-    );
-    const other = createCachedGeocoder(
-      ctx.deps.db,
-      { kind: 'google', geocode: async () => (calls.other++, point) },
-      { wait: async () => undefined },
-    );
+    const counted = (name: keyof typeof calls): Geocoder => ({
+      kind: 'google',
+      geocode: async () => {
+        calls[name] += 1;
+        return point;
+      },
+    });
+    const waiting = createCachedGeocoder(ctx.deps.db, counted('waiting'), heldPacer);
+    const other = createCachedGeocoder(ctx.deps.db, counted('other'), { wait: async () => undefined });
     const address = { ...NOWHERE(983), zip: null, state: null };
     const first = waiting.lookup(address, { signal: new AbortController().signal });
     await expect.poll(() => letThrough).toBeDefined();
