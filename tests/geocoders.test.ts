@@ -291,7 +291,7 @@ describe('mentionsHouseNumber', () => {
     ['12 Rue du 8 Mai 1945', '8', 'Rue du 8 Mai 1945', false],
     // Spelled otherwise in the address: the name stays, as without a street.
     ['Str. des 17. Juni 200', '17', 'Straße des 17. Juni', true],
-  ])('%s, street %s: the number %s is asked for: %s', (streetLine, houseNumber, street, expected) => {
+  ])('%s: the number %s on the street %s is asked for: %s', (streetLine, houseNumber, street, expected) => {
     expect(mentionsHouseNumber(streetLine, houseNumber, street)).toBe(expected);
   });
 });

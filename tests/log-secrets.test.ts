@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, serializeError } from '../src/lib/logger.ts';
+import { UpstreamError } from '../src/lib/upstream.ts';
 import { bearer, createUser, DEFAULT_PASSWORD, tokenFor } from './factories/users.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
 
@@ -151,6 +152,20 @@ describe('PostgreSQL error fields that quote data', () => {
     for (const field of ['where', 'internal_query', 'detail', 'parameters']) {
       expect(serialized.cause.cause).not.toHaveProperty(field);
     }
+  });
+});
+
+describe("another service's answer", () => {
+  it("logs an UpstreamError's service, failure and status, never the body it answered", () => {
+    // A proxy's error page that echoes the request: the address and the key-bearing URL.
+    const echoed = '<h1>502</h1> GET /search?q=Unter+den+Linden+1&key=sk-live-123';
+    const error = new UpstreamError('nominatim', 'status', 'answered 502', 502, echoed);
+    const serialized = serializeError(new Error('geocoding failed', { cause: error })) as {
+      cause: Record<string, unknown>;
+    };
+    expect(serialized.cause).toMatchObject({ service: 'nominatim', failure: 'status', status: 502 });
+    expect(serialized.cause).not.toHaveProperty('body');
+    expect(JSON.stringify(serialized)).not.toMatch(/Linden|sk-live/);
   });
 });
 

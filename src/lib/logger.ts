@@ -87,6 +87,12 @@ const QUERY_VALUE_FIELDS = new Set([
   'internal_query',
 ]);
 
+/**
+ * Fields that hold what another service answered (UpstreamError's `body`): a provider's or a
+ * proxy's error page may echo the request, an address or a URL with its key.
+ */
+const ANSWER_FIELDS = new Set(['body']);
+
 /** Drizzle writes the values into its message (`Failed query: ...\nparams: a,b,c`), and so into the stack. */
 const scrubMessage = (message: string) => message.replace(/\nparams: [\s\S]*$/, `\nparams: ${CENSOR}`);
 
@@ -120,7 +126,7 @@ export function serializeError(error: unknown, depth = 0): unknown {
     stack: stack === undefined ? undefined : scrubStack(stack, message, scrubbed),
   };
   for (const [key, value] of Object.entries(error)) {
-    if (QUERY_VALUE_FIELDS.has(key) || key === 'cause' || key in out) continue;
+    if (QUERY_VALUE_FIELDS.has(key) || ANSWER_FIELDS.has(key) || key === 'cause' || key in out) continue;
     out[key] = isErrorLike(value) ? (depth < 8 ? serializeError(value, depth + 1) : '[error]') : value;
   }
   // `cause` is often not enumerable (`new Error(m, {cause})`); Drizzle's is.
