@@ -738,8 +738,8 @@ describe('in the worker', () => {
     }
   });
 
-  it('queues, in the hourly maintenance job, the workspaces whose locations wait without a process', async () => {
-    const { workspaceId } = await newWorkspace();
+  it('queues, in the hourly maintenance job, the workspaces whose locations wait without a process, in their owner’s name', async () => {
+    const { token, workspaceId } = await newWorkspace();
     // Written around the API (as the migration marks older locations): pending, nothing queued.
     const [row] = await ctx.deps.db
       .insert(locationsTable)
@@ -749,7 +749,14 @@ describe('in the worker', () => {
     expect(await geocodingProcesses(workspaceId)).toEqual([]);
     const first = (await runJob('maintenance.purge-expired', {}, ctx.deps)) as { geocodingQueued: number };
     expect(first.geocodingQueued).toBeGreaterThanOrEqual(1);
-    expect(await geocodingProcesses(workspaceId)).toMatchObject([{ status: 'pending' }]);
+    const [queued] = await geocodingProcesses(workspaceId);
+    expect(queued).toMatchObject({ status: 'pending' });
+    // The owner sees it, and may cancel it.
+    const seen = await call('GET', `/processes/${queued!.id}`, token);
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(seen.json()).toMatchObject({ id: queued!.id, type: 'geocoding', status: 'pending' });
+    const listed = await call('GET', `/processes?workspace_id=${workspaceId}`, token);
+    expect(listed.json()).toMatchObject([{ id: queued!.id, type: 'geocoding' }]);
     // Queued once: the next run finds its process.
     await runJob('maintenance.purge-expired', {}, ctx.deps);
     expect(await geocodingProcesses(workspaceId)).toHaveLength(1);

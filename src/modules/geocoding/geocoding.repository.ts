@@ -7,6 +7,7 @@ import { advisoryXactLock } from '../../db/locks.ts';
 import { type GeocodeStatus, locationsTable } from '../locations/locations.table.ts';
 import { openingColumns } from '../locations/opening/locations.opening.ts';
 import { processesTable } from '../processes/processes.table.ts';
+import { workspaceMembersTable } from '../workspaces/workspaces.table.ts';
 import type { AddressFields } from './geocoding.address.ts';
 import { geocodeCacheTable } from './geocoding.table.ts';
 
@@ -104,6 +105,19 @@ export function createGeocodingRepository(db: Database) {
         .from(locationsTable)
         .where(eq(locationsTable.geocodeStatus, 'pending'));
       return rows.map((row) => row.workspaceId);
+    },
+
+    /** The workspace's first owner (the lowest user id), or undefined when it has none left. */
+    async firstOwner(workspaceId: number, tx: Executor = db): Promise<number | undefined> {
+      const [row] = await tx
+        .select({ userId: workspaceMembersTable.userId })
+        .from(workspaceMembersTable)
+        .where(
+          and(eq(workspaceMembersTable.workspaceId, workspaceId), eq(workspaceMembersTable.role, 'owner')),
+        )
+        .orderBy(asc(workspaceMembersTable.userId))
+        .limit(1);
+      return row?.userId;
     },
 
     async hasPending(workspaceId: number, tx: Executor = db): Promise<boolean> {

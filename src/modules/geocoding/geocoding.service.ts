@@ -109,6 +109,8 @@ export function createGeocodingService({
      * Queues the geocoding of every workspace that has pending locations and no process queued
      * or running: locations made pending by no write that queued them (the migration's
      * backfill of older locations). Run by the hourly maintenance job; answers how many it queued.
+     * The process is the workspace's first owner's: a process is seen (its progress, its events,
+     * its cancel) only by its user, and one of nobody's would be seen by no one.
      */
     async enqueueWaiting(): Promise<number> {
       if (geocoderKind === 'none') return 0;
@@ -116,7 +118,9 @@ export function createGeocodingService({
       for (const workspaceId of await repository.workspacesWithPending()) {
         await db.transaction(async (tx) => {
           const active = await repository.activeProcess(workspaceId, tx);
-          if (!active && (await enqueue(tx, workspaceId, null)) !== undefined) queued += 1;
+          if (active) return;
+          const owner = await repository.firstOwner(workspaceId, tx);
+          if ((await enqueue(tx, workspaceId, owner ?? null)) !== undefined) queued += 1;
         });
       }
       return queued;
