@@ -155,6 +155,9 @@ describe('POST /api/custom-field-definitions', () => {
     [{ name: 'a'.repeat(65) }, ['name']],
     [{ name: '   ' }, ['name']],
     [{ name: '__proto__' }, ['name']],
+    [{ name: 'sets' }, ['name']],
+    [{ name: ' Title ' }, ['name']],
+    [{ name: 'HOURS_MON' }, ['name']],
     [{ name: 5 }, ['name']],
     [{ label: '' }, ['label']],
     [{ type: 'color' }, ['type']],
@@ -170,6 +173,21 @@ describe('POST /api/custom-field-definitions', () => {
     expect(res.json()).toMatchObject({ message: 'The given data was invalid.', code: 'validation_failed' });
     expect(Object.keys(res.json().errors).sort()).toEqual(fields);
     expect(await definitionCount()).toBe(before);
+  });
+
+  it('says why a name the CSV import reads as its own column is refused', async () => {
+    const res = await call('POST', '/custom-field-definitions', ownerToken, {
+      name: 'Sets',
+      label: 'Sets',
+      type: 'text',
+      workspace_id: workspaceId,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      name: [
+        'The name is a column of the CSV import of locations (such as title, tags, sets or hours_mon), where it could not fill this field; choose another.',
+      ],
+    });
   });
 
   it('names the allowed types when the type is unknown', async () => {

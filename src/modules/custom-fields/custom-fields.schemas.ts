@@ -1,6 +1,7 @@
 // Request and response shapes of /custom-field-definitions and its admin mount.
 
 import { z } from 'zod';
+import { knownColumns } from '../../lib/location-csv-columns.ts';
 import { bodyIdSchema } from '../../lib/schemas.ts';
 
 import {
@@ -33,7 +34,9 @@ const distinct = (values: readonly unknown[]) => new Set(values).size === values
 
 /**
  * The key of the value on a location and the CSV column: ASCII letters, digits, underscores,
- * hyphens and spaces, 1-64 characters after trimming. `__proto__` would be a dangerous object key.
+ * hyphens and spaces, 1-64 characters after trimming. `__proto__` would be a dangerous object key,
+ * and a column the import reads by name (`title`, `sets`, `hours_mon`, in any case) would hide
+ * the field from every CSV file.
  */
 export const customFieldNameSchema = z
   .string({ error: 'The name field is required.' })
@@ -41,7 +44,11 @@ export const customFieldNameSchema = z
   .min(1, 'The name field is required.')
   .max(64, 'The name may not be greater than 64 characters.')
   .regex(/^[A-Za-z0-9_\- ]+$/, 'The name may only contain letters, digits, underscores, hyphens and spaces.')
-  .refine((name) => name !== '__proto__', 'The name __proto__ is reserved.');
+  .refine((name) => name !== '__proto__', 'The name __proto__ is reserved.')
+  .refine(
+    (name) => !knownColumns.has(name.toLowerCase()),
+    'The name is a column of the CSV import of locations (such as title, tags, sets or hours_mon), where it could not fill this field; choose another.',
+  );
 
 const labelSchema = z
   .string({ error: 'The label field is required.' })

@@ -18,21 +18,11 @@ import {
 import { checkSpecialHours, checkWeeklyHours, storedSpecialHours } from '../../../lib/hours/hours.rules.ts';
 import { dateSchema, timeZoneSchema } from '../../../lib/hours/hours.schemas.ts';
 import { parseDayText, parseSpecialHoursText } from '../../../lib/hours/hours.text.ts';
+import { HOURS_COLUMNS, type OpeningColumn } from '../../../lib/location-csv-columns.ts';
 import { booleanFromText } from '../../custom-fields/custom-fields.values.ts';
 import { TEMPORARILY_CLOSED_MESSAGE } from '../locations.schemas.ts';
 import { type OpeningBefore, type OpeningInput, openingColumns } from '../opening/locations.opening.ts';
 import { judgeZones, zonesAt } from '../opening/locations.time-zone.ts';
-
-export const HOURS_COLUMNS = WEEKDAYS.map((day) => `hours_${day}` as const);
-export type HoursColumn = (typeof HOURS_COLUMNS)[number];
-export const OPENING_COLUMNS = [
-  'time_zone',
-  ...HOURS_COLUMNS,
-  'special_hours',
-  'temporarily_closed',
-  'reopens_on',
-] as const;
-export type OpeningColumn = (typeof OPENING_COLUMNS)[number];
 
 /** What a row says of the opening; a key is absent when its column is not in the file. */
 export interface ParsedOpening {

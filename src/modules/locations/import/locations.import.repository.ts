@@ -7,19 +7,12 @@ import { pipeline } from 'node:stream/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import { cursorOn, type Executor, idArray, sqlClientOf, type Transaction } from '../../../db/client.ts';
 import { advisoryXactLock } from '../../../db/locks.ts';
+import { type Column, columns, type TextColumn, textColumns } from '../../../lib/location-csv-columns.ts';
 import { arrayLiteral, copyField } from '../../../lib/pg-copy.ts';
 import { findOrCreateTagsByName } from '../../tags/tags.repository.ts';
 import { matchKeyOf } from '../locations.table.ts';
 import type { SettleRow } from './locations.import.opening.ts';
-import {
-  type Column,
-  columns,
-  type Layout,
-  NO_VALUES,
-  type ParsedRow,
-  type TextColumn,
-  textColumns,
-} from './locations.import.rows.ts';
+import { type Layout, NO_VALUES, type ParsedRow } from './locations.import.rows.ts';
 import type { SettledLines, StagedValues } from './locations.import.shared.ts';
 
 /**

@@ -4,14 +4,20 @@
 // locations.import.repository.ts stages and applies what they accept.
 import { z } from 'zod';
 import { createFieldError } from '../../../lib/errors.ts';
+import {
+  type Column,
+  knownColumns,
+  type NamedColumn,
+  type OpeningColumn,
+  type TextColumn,
+  textColumns,
+} from '../../../lib/location-csv-columns.ts';
 import { nameSchema } from '../../../lib/schemas.ts';
 import { slugify } from '../../../lib/slug.ts';
 import type { CustomFieldDefinitionRow } from '../../custom-fields/custom-fields.table.ts';
 import { checkCustomValues, valueFromText } from '../../custom-fields/custom-fields.values.ts';
 import { normalizeWebsite, WEBSITE_MESSAGE } from '../locations.rules.ts';
 import {
-  OPENING_COLUMNS,
-  type OpeningColumn,
   type OpeningLayout,
   openingLayoutOf,
   type ParsedOpening,
@@ -29,27 +35,6 @@ export interface RowError {
   field: string;
   message: string;
 }
-
-/** Plain text columns and their length limits (the same as the location API). */
-export const textColumns = {
-  title: 255,
-  address: 255,
-  external_id: 255,
-  description: 10_000,
-  city: 120,
-  state: 120,
-  country: 120,
-  zip: 40,
-  phone: 120,
-  email: 255,
-  website: 2048,
-} as const;
-export type TextColumn = keyof typeof textColumns;
-export type Column = TextColumn | 'lat' | 'lng';
-export const columns: Column[] = [...(Object.keys(textColumns) as TextColumn[]), 'lat', 'lng'];
-/** Columns naming things of the workspace, `|`-separated, created when missing. */
-export type NamedColumn = 'tags' | 'sets';
-export const knownColumns = new Set<string>([...columns, 'tags', 'sets', ...OPENING_COLUMNS]);
 
 /** Where each known header sits in a record. */
 export interface Layout {
