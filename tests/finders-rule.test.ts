@@ -174,6 +174,17 @@ describe('the rule field', () => {
       expect(res.statusCode, JSON.stringify(rule)).toBe(422);
       expect(res.json().errors, JSON.stringify(rule)).toEqual(errors);
     }
+    // A location of another workspace and a tag of another: both named at once.
+    const both = await put(f.id, {
+      name: 'Not written',
+      locations: [{ location_id: 999_999 }],
+      rule: { tag_ids: [otherWorkspaceTag] },
+    });
+    expect(both.statusCode).toBe(422);
+    expect(both.json().errors).toEqual({
+      locations: ["These locations do not exist or are not in the finder's workspace: 999999."],
+      'rule.tag_ids.0': [`The tag ${otherWorkspaceTag} does not exist or is not in the finder's workspace.`],
+    });
     // POST refuses the same, and makes no finder.
     const posted = await call('POST', '/finders', cast.ownerToken, {
       name: 'Not made',

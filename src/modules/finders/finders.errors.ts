@@ -1,5 +1,5 @@
 // Errors of the finders module.
-import { createNotFoundError, createValidationError } from '../../lib/errors.ts';
+import { createNotFoundError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
 
 export const createFinderNotFoundError = () => createNotFoundError('Finder not found.');
 
@@ -13,21 +13,30 @@ function describeIds(ids: number[]): string {
 }
 
 /** Unknown ids and ids of another workspace get the same message (docs/api.md, Finders). */
-export const createForeignLocationsError = (ids: number[]) =>
-  createValidationError({
-    locations: [`These locations do not exist or are not in the finder's workspace: ${describeIds(ids)}.`],
-  });
+export const foreignLocationsErrors = (ids: number[]): FieldErrors =>
+  ids.length === 0
+    ? {}
+    : {
+        locations: [
+          `These locations do not exist or are not in the finder's workspace: ${describeIds(ids)}.`,
+        ],
+      };
 
 /**
  * Rule ids that are not the workspace's, each named by its place in what was sent
  * (`rule.tag_ids.2`); unknown ids and ids of another workspace read the same.
  */
-export const createForeignRuleIdsError = (refused: { path: string; what: 'tag' | 'set'; id: number }[]) =>
-  createValidationError(
-    Object.fromEntries(
-      refused.map(({ path, what, id }) => [
-        path,
-        [`The ${what} ${id} does not exist or is not in the finder's workspace.`],
-      ]),
-    ),
+export const foreignRuleIdsErrors = (
+  refused: { path: string; what: 'tag' | 'set'; id: number }[],
+): FieldErrors =>
+  Object.fromEntries(
+    refused.map(({ path, what, id }) => [
+      path,
+      [`The ${what} ${id} does not exist or is not in the finder's workspace.`],
+    ]),
   );
+
+/** The 422 of the errors found, all at once; nothing when there are none. */
+export function throwFieldErrors(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw createValidationError(errors);
+}

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { randomToken } from '../../lib/crypto.ts';
+import type { FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { FinderChangeListener } from '../../lib/payload-changes.ts';
 import type { MapsRepository } from '../maps/maps.repository.ts';
@@ -14,8 +15,9 @@ import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createWorkspaceNotFoundError } from '../workspaces/workspaces.errors.ts';
 import {
   createFinderNotFoundError,
-  createForeignLocationsError,
-  createForeignRuleIdsError,
+  foreignLocationsErrors,
+  foreignRuleIdsErrors,
+  throwFieldErrors,
 } from './finders.errors.ts';
 import type { FindersRepository, FinderValues } from './finders.repository.ts';
 import {
@@ -68,7 +70,8 @@ export function createFindersService({
   }
 
   /** Refuses (422, every element named) rule tags and sets that are not the workspace's. */
-  async function checkRule(workspaceId: number, rule: FinderRuleInput, tx: Executor): Promise<void> {
+  /** The rule's tags and sets that are not the workspace's, as field errors. */
+  async function ruleErrors(workspaceId: number, rule: FinderRuleInput, tx: Executor): Promise<FieldErrors> {
     const refused: { path: string; what: 'tag' | 'set'; id: number }[] = [];
     for (const [kind, what, ids] of [
       ['tags', 'tag', rule.tagIds],
@@ -79,7 +82,7 @@ export function createFindersService({
         if (!found.has(id)) refused.push({ path: `rule.${what}_ids.${index}`, what, id });
       });
     }
-    if (refused.length > 0) throw createForeignRuleIdsError(refused);
+    return foreignRuleIdsErrors(refused);
   }
 
   const payloadOf = async (row: FinderRow, tx: Executor) => (await payloadsOf([row], tx))[0]!;
@@ -122,7 +125,7 @@ export function createFindersService({
         const map = await maps.insert({ title: body.name, description: null }, tx);
         await maps.insertLinks('owners', map.id, [actor.userId], tx);
         await maps.insertLinks('workspaces', map.id, [body.workspace_id], tx);
-        if (body.rule) await checkRule(body.workspace_id, body.rule, tx);
+        if (body.rule) throwFieldErrors(await ruleErrors(body.workspace_id, body.rule, tx));
         let row = await finders.insert(
           { workspaceId: body.workspace_id, name: body.name, token: randomToken(), mapId: map.id },
           tx,
@@ -144,13 +147,17 @@ export function createFindersService({
       const payload = await db.transaction(async (tx) => {
         const finder = await finders.find(actor, id, { lock: true }, tx);
         if (!finder) throw createFinderNotFoundError();
+        let refused: number[] = [];
         if (body.locations !== undefined && body.locations.length > 0) {
           const ids = body.locations.map((location) => location.locationId);
           const found = await finders.locationIdsInWorkspace(finder.workspaceId, ids, tx);
-          const refused = ids.filter((locationId) => !found.has(locationId));
-          if (refused.length > 0) throw createForeignLocationsError(refused.sort((a, b) => a - b));
+          refused = ids.filter((locationId) => !found.has(locationId)).sort((a, b) => a - b);
         }
-        if (body.rule) await checkRule(finder.workspaceId, body.rule, tx);
+        // Every refused id at once, the locations' and the rule's.
+        throwFieldErrors({
+          ...foreignLocationsErrors(refused),
+          ...(body.rule ? await ruleErrors(finder.workspaceId, body.rule, tx) : {}),
+        });
         const values: Partial<FinderValues> = {};
         if (body.name !== undefined) values.name = body.name;
         if (body.settings !== undefined) values.settings = body.settings;
