@@ -10,7 +10,7 @@ import { createDeps, type Deps } from '../src/deps.ts';
 import { registerJobs, runJob } from '../src/job-handlers.ts';
 import { UpstreamError } from '../src/lib/upstream.ts';
 import { addressKey } from '../src/modules/geocoding/geocoding.address.ts';
-import { createCachedGeocoder } from '../src/modules/geocoding/geocoding.cache.ts';
+import { type CachedGeocoder, createCachedGeocoder } from '../src/modules/geocoding/geocoding.cache.ts';
 import { classifyGeocoderFailure } from '../src/modules/geocoding/geocoding.failures.ts';
 import { createGeocodingJobs } from '../src/modules/geocoding/geocoding.jobs.ts';
 import { createGeocodingRepository } from '../src/modules/geocoding/geocoding.repository.ts';
@@ -525,6 +525,64 @@ describe('the geocoding job', () => {
     expect(started.statusCode, started.body).toBe(202);
     expect(started.json()).toMatchObject({ pending: 6, process: { status: 'pending' } });
     expect(await (await runQueued(workspaceId)).outcome).toBe('completed');
+  });
+
+  it('counts locations written pending during a pass into its total: never more done than to do', async () => {
+    const { token, workspaceId } = await newWorkspace();
+    await createLocation(token, workspaceId, NOWHERE(2000));
+    const LATE = 40;
+    let arrived = false;
+    const lookups: number[] = [];
+    // The first lookup is met by an import of 40 more (written pending, after the job counted).
+    const geocoder: CachedGeocoder = {
+      kind: 'google',
+      lookup: async () => {
+        lookups.push(lookups.length);
+        if (!arrived) {
+          arrived = true;
+          await ctx.deps.db
+            .insert(locationsTable)
+            .values(
+              Array.from({ length: LATE }, (_, i) => ({ workspaceId, title: 'Late', ...NOWHERE(2001 + i) })),
+            );
+        }
+        return { answer: undefined, fromCache: true };
+      },
+      purgeExpired: async () => 0,
+    };
+    const jobs = createGeocodingJobs({
+      db: ctx.deps.db,
+      repository: createGeocodingRepository(ctx.deps.db),
+      processes: ctx.deps.services.processes,
+      geocoder,
+      changes: ctx.deps.services.finderChanges,
+      stopping: new AbortController().signal,
+      logger: ctx.deps.logger,
+    });
+    const { processId, outcome } = await runQueued(workspaceId, ctx.deps, 0, jobs);
+    expect(await outcome).toBe('completed');
+    expect(lookups).toHaveLength(LATE + 1);
+    const payloads = (
+      await ctx.deps.db
+        .select({ payload: processEventsTable.payload, message: processEventsTable.message })
+        .from(processEventsTable)
+        .where(eq(processEventsTable.processId, processId))
+        .orderBy(processEventsTable.id)
+    ).flatMap(({ payload, message }) => {
+      const counts = payload as { done?: number; total?: number } | null;
+      return counts?.done === undefined ? [] : [{ done: counts.done, total: counts.total, message }];
+    });
+    const progressed = payloads.filter((event) =>
+      /^Geocoded \d+ of \d+ locations\.$/.test(event.message ?? ''),
+    );
+    expect(progressed.length).toBeGreaterThan(0);
+    for (const event of payloads) expect(event.done).toBeLessThanOrEqual(event.total!);
+    expect((await processRow(processId))!.summary).toMatchObject({
+      total: LATE + 1,
+      done: LATE + 1,
+      not_found: LATE + 1,
+      from_cache: LATE + 1,
+    });
   });
 
   it('marks an address the provider cannot read as failed and goes on', async () => {

@@ -158,6 +158,11 @@ export function createGeocodingJobs({
     let placedSinceNotice = false;
     let lastProgress = { done: tally.done, at: Date.now() };
 
+    /** Locations written pending during a pass are looked up in it too: counted in once met. */
+    const countLateArrivals = async () => {
+      if (tally.done > tally.total) tally.total = tally.done + (await repository.pendingCount(workspaceId));
+    };
+
     const progress = async (message: string, type = 'progress') => {
       lastProgress = { done: tally.done, at: Date.now() };
       if (placedSinceNotice) {
@@ -211,9 +216,10 @@ export function createGeocodingJobs({
     async function geocodeOne(location: PendingLocation): Promise<void> {
       let verdict: 'geocoded' | 'not_found' | 'imprecise' | 'failed';
       let written: boolean;
+      let answeredFromCache = false;
       try {
         const { answer, fromCache } = await lookup(location);
-        if (fromCache) tally.from_cache += 1;
+        answeredFromCache = fromCache;
         if (isPrecise(answer)) {
           verdict = 'geocoded';
           written = await repository.place(location, answer);
@@ -235,9 +241,11 @@ export function createGeocodingJobs({
           );
         }
       }
+      // A location changed meanwhile is looked up again later, and counted then.
       if (!written) return;
       tally[verdict] += 1;
       tally.done += 1;
+      if (answeredFromCache) tally.from_cache += 1;
     }
 
     /**
@@ -288,6 +296,7 @@ export function createGeocodingJobs({
             tally.done - lastProgress.done >= PROGRESS_EVERY ||
             Date.now() - lastProgress.at >= PROGRESS_INTERVAL_MS
           ) {
+            await countLateArrivals();
             if (!(await progress(`Geocoded ${tally.done} of ${tally.total} locations.`))) return 'cancelled';
           }
           // Its time is up: a new job goes on with what is left, if anything is.
