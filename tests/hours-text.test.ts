@@ -112,6 +112,12 @@ describe('parseSpecialHoursText', () => {
     ['2026-12-24 closed\n2026-12-25 closed', 'entries on lines'],
     ['2026-12-24 closedtoday', 'a word glued to the hours'],
     ['2026-12-24..closed', 'a range without its end'],
+    ['2026-12-24 09:00-14:00 15:00-18:00', 'two intervals without a comma'],
+    ['2026-12-24 09:00-14:00 & 15:00-18:00', 'two intervals joined by &'],
+    ['2026-12-24 9-14 15-18', 'two short intervals without a comma'],
+    ['2026-12-24 closed 09:00-12:00', 'closed, then hours'],
+    ['2026-12-24 09:00-14:00 closed', 'hours, then closed'],
+    ['2026-12-24 closed Christmas, open 10:00-12:00', 'a label holding an interval'],
   ])('refuses %j (%s), naming the entry', (text) => {
     const reading = parseSpecialHoursText(`2026-01-01 closed; ${text}`);
     expect(reading).toEqual({ error: `"${text.trim()}": ${SPECIAL_TEXT_MESSAGE}` });

@@ -60,6 +60,12 @@ const ENTRY = /^(\d[\d-]*)(?:[ \t]*\.\.[ \t]*(\d[\d-]*))?[ \t]+([^\r\n]*)$/;
 const HOURS_AT_START = /^(closed|24h|[\d:]+\s*-\s*[\d:]+(?:\s*,\s*[\d:]+\s*-\s*[\d:]+)*)(?=\s|$)(.*)$/i;
 /** A label holding a date is most likely the next entry without its `;`. */
 const DATE_IN_LABEL = /\d{4}-\d{1,2}-\d{1,2}/;
+/**
+ * A label starting with hours (`15:00-18:00`, `& 15-18`, `closed`), or holding an interval of
+ * times, is most likely more hours without the comma between them: read as a label, they
+ * would be lost.
+ */
+const HOURS_IN_LABEL = /^(?:[&+,/]\s*)?(?:closed\b|24h\b|\d[\d:]*\s*-\s*\d)|\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}/i;
 
 /** One entry of a special_hours cell, or undefined when it does not have the entry's shape. */
 function readEntry(text: string): SpecialHours | undefined {
@@ -70,7 +76,7 @@ function readEntry(text: string): SpecialHours | undefined {
   const hours = readHours(hoursAndLabel[1]!);
   if (!hours) return undefined;
   const label = hoursAndLabel[2]!.trim();
-  if (DATE_IN_LABEL.test(label)) return undefined;
+  if (DATE_IN_LABEL.test(label) || HOURS_IN_LABEL.test(label)) return undefined;
   return { date: entry[1]!, end_date: entry[2] ?? null, hours, label: label === '' ? null : label };
 }
 
