@@ -152,3 +152,87 @@ describe('formatSpecialHoursText', () => {
     expect(formatSpecialHoursText(null)).toBe('');
   });
 });
+
+describe('checkSpecialHours across days', () => {
+  it.each([
+    [
+      'a range whose night overlaps its next morning',
+      [{ date: '2026-12-24', end_date: '2026-12-26', hours: ['08:00-18:00', '20:00-09:00'] }],
+      [
+        {
+          path: [0, 'hours', 0],
+          message:
+            'This interval overlaps the interval past midnight of the day before, which the range repeats.',
+        },
+      ],
+    ],
+    [
+      "a night overlapping the next date's entry",
+      [
+        { date: '2026-12-24', hours: ['20:00-03:00'] },
+        { date: '2026-12-25', hours: ['01:00-05:00'] },
+      ],
+      [
+        {
+          path: [1, 'hours', 0],
+          message: 'This interval overlaps the interval past midnight of 2026-12-24.',
+        },
+      ],
+    ],
+    [
+      "a range's last night overlapping the next entry, listed first",
+      [
+        { date: '2027-01-01', hours: ['02:00-06:00'] },
+        { date: '2026-12-30', end_date: '2026-12-31', hours: ['22:00-04:00'] },
+      ],
+      [
+        {
+          path: [0, 'hours', 0],
+          message: 'This interval overlaps the interval past midnight of 2026-12-31.',
+        },
+      ],
+    ],
+  ])('refuses %s', (_case, entries, problems) => {
+    expect(checkSpecialHours(entries)).toEqual(problems);
+  });
+
+  it.each([
+    [
+      'a night running into a closed day',
+      [
+        { date: '2026-12-24', hours: ['20:00-03:00'] },
+        { date: '2026-12-25', hours: [] },
+      ],
+    ],
+    [
+      'a night ending as the next day opens',
+      [
+        { date: '2026-12-24', hours: ['20:00-03:00'] },
+        { date: '2026-12-25', hours: ['03:00-05:00'] },
+      ],
+    ],
+    [
+      'a night before a day that is not the next',
+      [
+        { date: '2026-12-24', hours: ['20:00-03:00'] },
+        { date: '2026-12-26', hours: ['01:00-05:00'] },
+      ],
+    ],
+    [
+      'a range whose nights end before its mornings',
+      [{ date: '2026-07-01', end_date: '2026-08-31', hours: ['10:00-14:00', '19:00-02:00'] }],
+    ],
+    [
+      'a range of 366 days, both ends counted',
+      [{ date: '2028-01-01', end_date: '2028-12-31', hours: ['10:00-16:00'] }],
+    ],
+  ])('accepts %s', (_case, entries) => {
+    expect(checkSpecialHours(entries)).toEqual([]);
+  });
+
+  it('refuses a range of 367 days on its end date', () => {
+    expect(checkSpecialHours([{ date: '2026-01-01', end_date: '2027-01-02', hours: [] }])).toEqual([
+      { path: [0, 'end_date'], message: 'A range may span at most 366 days.' },
+    ]);
+  });
+});

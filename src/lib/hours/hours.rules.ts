@@ -82,7 +82,14 @@ export function checkWeeklyHours(hours: WeeklyHours): HoursProblem[] {
   return problems;
 }
 
-/** Problems of a list of special hours: dates, ranges, intervals, labels, and no date in two entries. */
+/** How far a day's last interval runs into the next day, in minutes (0 when it does not). */
+const spillOf = (day: readonly IntervalMinutes[] | undefined) => Math.max(0, (day?.at(-1)?.close ?? 0) - 24 * 60);
+
+/**
+ * Problems of a list of special hours: dates, ranges, intervals, labels, no date in two entries,
+ * and, as in a week, no interval past midnight overlapping the next day's first (within a
+ * range, whose days all have its hours, and from one entry into the entry of the next date).
+ */
 export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProblem[] {
   const problems: HoursProblem[] = [];
   if (entries.length > MAX_SPECIAL_HOURS) {
@@ -90,6 +97,7 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
     return problems;
   }
   const taken: { from: number; to: number; index: number }[] = [];
+  const days: (IntervalMinutes[] | undefined)[] = [];
   entries.forEach((entry, i) => {
     const from = dayNumber(entry.date);
     if (from === undefined) {
@@ -117,7 +125,7 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
         taken.push({ from, to, index: i });
       }
     }
-    checkDay(entry.hours, problems, [i, 'hours']);
+    days[i] = checkDay(entry.hours, problems, [i, 'hours']);
     if (entry.label != null && CONTROL_CHARACTER.test(entry.label)) {
       problems.push({ path: [i, 'label'], message: 'The label may not contain control characters.' });
     } else if (entry.label != null && entry.label.length > MAX_LABEL_LENGTH) {
@@ -127,6 +135,27 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
       });
     }
   });
+  const startingOn = new Map(taken.map((entry) => [entry.from, entry.index]));
+  for (const { from, to, index } of taken) {
+    const spill = spillOf(days[index]);
+    if (spill === 0) continue;
+    const lastDate = entries[index]!.end_date ?? entries[index]!.date;
+    const ownFirst = days[index]?.[0];
+    if (to > from && ownFirst && ownFirst.open < spill) {
+      problems.push({
+        path: [index, 'hours', 0],
+        message: 'This interval overlaps the interval past midnight of the day before, which the range repeats.',
+      });
+    }
+    const next = startingOn.get(to + 1);
+    const nextFirst = next === undefined ? undefined : days[next]?.[0];
+    if (next !== undefined && nextFirst && nextFirst.open < spill) {
+      problems.push({
+        path: [next, 'hours', 0],
+        message: `This interval overlaps the interval past midnight of ${lastDate}.`,
+      });
+    }
+  }
   return problems;
 }
 
