@@ -78,6 +78,8 @@ describe('readOpeningHours reads', () => {
 describe('readOpeningHours refuses to guess', () => {
   it.each([
     ['Mon-Fri 9-5', /9-5: the end is not after the start/],
+    ['Sun 12-5', /12-5: the end is not after the start/],
+    ['Sun 12:30-6', /12:30-6: the end is not after the start/],
     ['Mon-Fri 9am-5', /9am-5: the end is not after the start/],
     ['Mon-Fri 9-18, Mon 10-12', /mon is given twice/],
     ['Mon-Sat 9-18, Sat 10-14', /sat is given twice/],

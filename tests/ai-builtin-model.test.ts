@@ -442,6 +442,21 @@ describe('opening hours in entries', () => {
     expect(table.locations[0]!.hours).toEqual(week([...weekdays, 'sat', 'sun'], ['00:00-24:00']));
   });
 
+  it('reads the intervals after a comma written with am/pm or h', () => {
+    const { locations } = draft(
+      [
+        'Corner Shop - 1 High St, Oxford OX1 4AA - Mon-Fri 9am-12pm, 1pm-5pm',
+        'Boutique - 12 rue de Rivoli, 75001 Paris - lun-ven 9h-12h, 14h-18h',
+      ].join('\n'),
+    );
+    const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri'];
+    expect(locations[0]).toMatchObject({
+      address: '1 High St',
+      hours: week(weekdays, ['09:00-12:00', '13:00-17:00']),
+    });
+    expect(locations[1]).toMatchObject({ hours: week(weekdays, ['09:00-12:00', '14:00-18:00']) });
+  });
+
   it('leaves out hours it does not read, and never takes them for the address', () => {
     const { locations } = draft(
       [

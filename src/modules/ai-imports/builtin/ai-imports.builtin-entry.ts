@@ -248,8 +248,17 @@ const emptyLocation = (source: string): DraftedLocation => ({
   source_text: source,
 });
 
-/** A segment that only goes on with the hours before it: times ("14-18" after "Mon-Fri 9-12"). */
-const isMoreHours = (segment: string) => /^[\d\s:.–-]+(?:\s*(?:am|pm|h|uhr))?$/i.test(segment.trim());
+/** A time of day as hours texts write it: "9", "09:30", "6pm", "14h", "18 Uhr". */
+const TIME = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h|uhr)?`;
+/** An interval of two such times: "6pm-9pm", "14h-18h". */
+const TIME_INTERVAL = new RegExp(`^${TIME}\\s*[–-]\\s*${TIME}$`, 'i');
+
+/**
+ * A segment that only goes on with the hours before it: times ("14-18" after "Mon-Fri 9-12",
+ * "6pm-9pm" after "Mon-Fri 9am-5pm", "14h-18h" after "lun-ven 9h-12h").
+ */
+const isMoreHours = (segment: string) =>
+  /^[\d\s:.–-]+(?:\s*(?:am|pm|h|uhr))?$/i.test(segment.trim()) || TIME_INTERVAL.test(segment.trim());
 
 /**
  * The week of an entry's hours texts, when readOpeningHours reads them all; else null (left

@@ -136,7 +136,7 @@ const MIDNIGHT = 24 * 60;
 /**
  * An interval of two times, `HH:MM-HH:MM`, or why it is not read. Without am/pm the clock is
  * 24-hour, and an end not after the start runs past midnight only from an afternoon or
- * evening start (`18-2`); `9-5` is refused. An am/pm on the end alone is the start's too when
+ * evening start (`18-2`, from 13:00 on); `9-5` and `12-5` are refused. An am/pm on the end alone is the start's too when
  * that keeps the start first (`7-11pm`), else the other half of the day (`9-5pm`, `11-1pm`);
  * an end at midnight (`12am`, `0`, `24`) puts a bare start in the afternoon or evening
  * (`6-12am`: 18:00-24:00).
@@ -153,8 +153,9 @@ function intervalOf(from: Time, to: Time): string | { refused: string } {
     }
   }
   if (start >= MIDNIGHT) return { refused: `${from.text}: an opening cannot start at midnight's end` };
-  // Past midnight only when the end says so (`8pm-2am`) or from an evening start (`18-2`).
-  if (end <= start && to.suffix === null && (from.suffix !== null || start < NOON)) {
+  // Past midnight only when the end says so (`8pm-2am`) or from an afternoon or evening start
+  // (`18-2`); a bare start in the noon hour is not one (`12-5`: noon to five, or overnight?).
+  if (end <= start && to.suffix === null && (from.suffix !== null || start < NOON + 60)) {
     return {
       refused: `${from.text}-${to.text}: the end is not after the start (morning to morning, or overnight?)`,
     };
