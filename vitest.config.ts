@@ -19,6 +19,9 @@ export default defineConfig({
     // app, database and fakes in its hooks.
     isolate: false,
     testTimeout: 20_000,
+    // expect.poll waits for what must come; its default of 1 s failed a browser test waiting for
+    // the lazily loaded map while the two CPUs were busy with other files.
+    expect: { poll: { timeout: 5_000 } },
     hookTimeout: 60_000,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
