@@ -1,7 +1,9 @@
 // /holiday-calendars: a workspace's named lists of dated exceptions, assigned to locations and
 // sets; bad input with its field, another user's calendar 404, nothing half-written.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finderLocationsTable } from '../src/modules/finders/finders.table.ts';
+import { sliceStatement } from '../src/modules/finders/payload/finders.payload.repository.ts';
 import { holidayCalendarsTable } from '../src/modules/holiday-calendars/holiday-calendars.table.ts';
 import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { setsTable } from '../src/modules/sets/sets.table.ts';
@@ -258,5 +260,35 @@ describe('special days in the widget payload', () => {
     expect(after.locations.find((location) => location.id === sameOwn)!.special_days).toEqual([
       [fromToday(12), [], 'Own'],
     ]);
+  });
+});
+
+describe("other workspaces' calendars in the payload build", () => {
+  it('are not read: the build looks up the calendars of its own locations and sets through the indexes', async () => {
+    // Another tenant with 20,000 locations, each named by a calendar and in a set that brings one.
+    const other = await createUser(ctx.deps);
+    const otherWorkspace = await firstWorkspaceId(ctx.deps, other);
+    await ctx.deps.db.execute(sql`
+      with calendar as (
+        insert into holiday_calendars (workspace_id, name, days) values (${otherWorkspace}, 'Theirs', '[]') returning id),
+      made as (
+        insert into locations (workspace_id, title) select ${otherWorkspace}, 'Theirs ' || g from generate_series(1, 20000) g
+        returning id),
+      named as (insert into holiday_calendar_locations (calendar_id, location_id) select c.id, m.id from calendar c, made m),
+      set_rows as (
+        insert into sets (workspace_id, name) select ${otherWorkspace}, 'Set ' || g from generate_series(1, 2000) g returning id)
+      insert into holiday_calendar_sets (calendar_id, set_id) select c.id, s.id from calendar c, set_rows s`);
+    await ctx.deps.db.execute(sql`analyze holiday_calendar_locations`);
+    await ctx.deps.db.execute(sql`analyze holiday_calendar_sets`);
+    const plan = (
+      (await ctx.deps.db.execute(
+        sql`explain (costs off) ${sliceStatement(locationIds.join(','), workspaceId)}`,
+      )) as unknown as { 'QUERY PLAN': string }[]
+    )
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    expect(plan).not.toMatch(/Seq Scan on holiday_calendar_(locations|sets)/);
+    expect(plan).toMatch(/Index (Only )?Scan using holiday_calendar_locations_location_id_idx/);
+    expect(plan).toMatch(/Index (Only )?Scan using holiday_calendar_sets_set_id_idx/);
   });
 });

@@ -190,14 +190,22 @@ memberships as (
     array(select ls.set_id from location_sets ls where ls.location_id = ord.location_id) as set_ids
   from ord offset 0
 ),
--- The sets that bring a calendar: few or none, read once.
-calendar_sets as materialized (select coalesce(array_agg(distinct set_id), '{}') as set_ids from holiday_calendar_sets),
+-- Of these locations, those a calendar names, and of their sets, those that bring one: read
+-- for these ids and sets only, so that other workspaces' calendars cost nothing here.
+named_locations as materialized (
+  select distinct hcl.location_id from holiday_calendar_locations hcl
+  where hcl.location_id = any(array(select location_id from ord))
+),
+calendar_sets as materialized (
+  select coalesce(array_agg(distinct hcs.set_id), '{}') as set_ids from holiday_calendar_sets hcs
+  where hcs.set_id = any(array(select distinct unnest(m.set_ids) from memberships m))
+),
 -- And its holiday calendars, directly and through its sets, in calendar order (the first wins a
 -- date). Looked up only for a location that has one: the lookup per location was a third of
 -- the statement's time where, as in most workspaces, none has.
 ids as materialized (
   select m.*,
-    case when m.location_id in (select hcl.location_id from holiday_calendar_locations hcl)
+    case when m.location_id in (select location_id from named_locations)
         or m.set_ids && cs.set_ids then
       array(select hcl.calendar_id from holiday_calendar_locations hcl where hcl.location_id = m.location_id
         union
