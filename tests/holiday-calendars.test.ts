@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finderLocationsTable } from '../src/modules/finders/finders.table.ts';
 import { sliceStatement } from '../src/modules/finders/payload/finders.payload.repository.ts';
+import { MAX_WORKSPACE_CALENDARS } from '../src/modules/holiday-calendars/holiday-calendars.schemas.ts';
 import { holidayCalendarsTable } from '../src/modules/holiday-calendars/holiday-calendars.table.ts';
 import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
 import { setsTable } from '../src/modules/sets/sets.table.ts';
@@ -108,6 +109,35 @@ describe('holiday calendars', () => {
     const again = await request('POST', '/', { workspace_id: workspaceId, name: 'Same', days: [] });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors.name[0]).toMatch(/already exists/);
+  });
+
+  it(`refuses a calendar past the workspace's ${MAX_WORKSPACE_CALENDARS}, also when created at once, and takes one again after a delete`, async () => {
+    const full = await createWorkspace(ctx.deps, owner, 'Many calendars');
+    await ctx.deps.db
+      .insert(holidayCalendarsTable)
+      .values(
+        Array.from({ length: MAX_WORKSPACE_CALENDARS - 2 }, (_, i) => ({
+          workspaceId: full,
+          name: `C${i}`,
+          days: [],
+        })),
+      );
+    // Three at once for the two places left: the count is decided under a lock.
+    const raced = await Promise.all(
+      ['A', 'B', 'C'].map((name) => request('POST', '/', { workspace_id: full, name, days: [] })),
+    );
+    expect(raced.map((res) => res.statusCode).sort()).toEqual([201, 201, 422]);
+    const refused = raced.find((res) => res.statusCode === 422)!;
+    expect(refused.json().errors).toEqual({
+      workspace_id: [
+        `The workspace has ${MAX_WORKSPACE_CALENDARS} holiday calendars, the most it can have. Delete one, or put more dates into one calendar.`,
+      ],
+    });
+    const created = raced.find((res) => res.statusCode === 201)!.json() as { id: number };
+    expect((await request('DELETE', `/${created.id}`)).statusCode).toBe(204);
+    expect((await request('POST', '/', { workspace_id: full, name: 'Again', days: [] })).statusCode).toBe(
+      201,
+    );
   });
 
   it.each([

@@ -5,3 +5,9 @@ export const createHolidayCalendarNotFoundError = () => createNotFoundError('Hol
 
 export const createHolidayCalendarNameTakenError = () =>
   createFieldError('name', 'A holiday calendar with this name already exists in the workspace.');
+
+export const createTooManyHolidayCalendarsError = (max: number) =>
+  createFieldError(
+    'workspace_id',
+    `The workspace has ${max} holiday calendars, the most it can have. Delete one, or put more dates into one calendar.`,
+  );

@@ -2,8 +2,9 @@
 // find, delete) are filtered through `accessibleWorkspace`, so a calendar of a workspace the
 // actor cannot reach reads as missing; the others take a calendar the service found that way.
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Executor, idArray } from '../../db/client.ts';
+import { type Executor, idArray, type Transaction } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
+import { advisoryXactLock } from '../../db/locks.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page } from '../../lib/pagination.ts';
 import { locationsTable } from '../locations/locations.table.ts';
@@ -59,6 +60,16 @@ export function createHolidayCalendarsRepository(db: Executor) {
         if (row.set_ids) entry.setIds = row.set_ids;
       }
       return result;
+    },
+
+    /**
+     * How many calendars the workspace has, counted under a lock of the workspace's calendars
+     * held to the end of `tx`: two creates do not both pass a bound on the count.
+     */
+    async countLocked(workspaceId: number, tx: Transaction): Promise<number> {
+      await advisoryXactLock(tx, `holiday-calendars:${workspaceId}`);
+      const [row] = await tx.select({ n: count() }).from(c).where(eq(c.workspaceId, workspaceId));
+      return row?.n ?? 0;
     },
 
     async insert(

@@ -11,6 +11,11 @@ import type { HolidayCalendarRow } from './holiday-calendars.table.ts';
 /** Locations one calendar names directly: a chain's stores of a country; more go through sets. */
 export const MAX_CALENDAR_LOCATIONS = 10_000;
 export const MAX_CALENDAR_SETS = 1000;
+/**
+ * Calendars of one workspace: one per country or region and year is a few dozen for a chain;
+ * the bound keeps a workspace's list and a build's calendar combinations small.
+ */
+export const MAX_WORKSPACE_CALENDARS = 200;
 
 const nameSchema = z
   .string({ error: 'The name field is required.' })

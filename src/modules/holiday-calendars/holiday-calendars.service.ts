@@ -7,11 +7,15 @@ import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
-import { createHolidayCalendarNotFoundError } from './holiday-calendars.errors.ts';
+import {
+  createHolidayCalendarNotFoundError,
+  createTooManyHolidayCalendarsError,
+} from './holiday-calendars.errors.ts';
 import type { HolidayCalendarsRepository } from './holiday-calendars.repository.ts';
 import {
   type CreateHolidayCalendarBody,
   type HolidayCalendarPayload,
+  MAX_WORKSPACE_CALENDARS,
   toHolidayCalendarPayload,
   type UpdateHolidayCalendarBody,
 } from './holiday-calendars.schemas.ts';
@@ -74,6 +78,9 @@ export function createHolidayCalendarsService({ db, calendars, changes }: Holida
       await assertWorkspaceAccess(db, actor, body.workspace_id);
       // A name another calendar of the workspace has answers 422 on `name` (src/unique-constraints.ts).
       const created = await db.transaction(async (tx) => {
+        if ((await calendars.countLocked(body.workspace_id, tx)) >= MAX_WORKSPACE_CALENDARS) {
+          throw createTooManyHolidayCalendarsError(MAX_WORKSPACE_CALENDARS);
+        }
         const row = await calendars.insert(
           { workspaceId: body.workspace_id, name: body.name, days: body.days },
           tx,
