@@ -113,15 +113,13 @@ describe('holiday calendars', () => {
 
   it(`refuses a calendar past the workspace's ${MAX_WORKSPACE_CALENDARS}, also when created at once, and takes one again after a delete`, async () => {
     const full = await createWorkspace(ctx.deps, owner, 'Many calendars');
-    await ctx.deps.db
-      .insert(holidayCalendarsTable)
-      .values(
-        Array.from({ length: MAX_WORKSPACE_CALENDARS - 2 }, (_, i) => ({
-          workspaceId: full,
-          name: `C${i}`,
-          days: [],
-        })),
-      );
+    await ctx.deps.db.insert(holidayCalendarsTable).values(
+      Array.from({ length: MAX_WORKSPACE_CALENDARS - 2 }, (_, i) => ({
+        workspaceId: full,
+        name: `C${i}`,
+        days: [],
+      })),
+    );
     // Three at once for the two places left: the count is decided under a lock.
     const raced = await Promise.all(
       ['A', 'B', 'C'].map((name) => request('POST', '/', { workspace_id: full, name, days: [] })),

@@ -83,7 +83,8 @@ export function checkWeeklyHours(hours: WeeklyHours): HoursProblem[] {
 }
 
 /** How far a day's last interval runs into the next day, in minutes (0 when it does not). */
-const spillOf = (day: readonly IntervalMinutes[] | undefined) => Math.max(0, (day?.at(-1)?.close ?? 0) - 24 * 60);
+const spillOf = (day: readonly IntervalMinutes[] | undefined) =>
+  Math.max(0, (day?.at(-1)?.close ?? 0) - 24 * 60);
 
 /**
  * Problems of a list of special hours: dates, ranges, intervals, labels, no date in two entries,
@@ -144,7 +145,8 @@ export function checkSpecialHours(entries: readonly SpecialHours[]): HoursProble
     if (to > from && ownFirst && ownFirst.open < spill) {
       problems.push({
         path: [index, 'hours', 0],
-        message: 'This interval overlaps the interval past midnight of the day before, which the range repeats.',
+        message:
+          'This interval overlaps the interval past midnight of the day before, which the range repeats.',
       });
     }
     const next = startingOn.get(to + 1);

@@ -65,7 +65,8 @@ const DATE_IN_LABEL = /\d{4}-\d{1,2}-\d{1,2}/;
  * times, is most likely more hours without the comma between them: read as a label, they
  * would be lost.
  */
-const HOURS_IN_LABEL = /^(?:[&+,/]\s*)?(?:closed\b|24h\b|\d[\d:]*\s*-\s*\d)|\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}/i;
+const HOURS_IN_LABEL =
+  /^(?:[&+,/]\s*)?(?:closed\b|24h\b|\d[\d:]*\s*-\s*\d)|\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}/i;
 
 /** One entry of a special_hours cell, or undefined when it does not have the entry's shape. */
 function readEntry(text: string): SpecialHours | undefined {
