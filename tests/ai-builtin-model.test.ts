@@ -457,6 +457,23 @@ describe('opening hours in entries', () => {
     expect(locations[1]).toMatchObject({ hours: week(weekdays, ['09:00-12:00', '14:00-18:00']) });
   });
 
+  it('reads days listed at their commas with the hours after them', () => {
+    const { locations } = draft(
+      [
+        'Corner Shop - 1 High St, Oxford OX1 4AA - Mon, Wed, Fri 9-18',
+        'Other Shop - 2 High St, Oxford OX1 4AB - Mon-Fri 9-18, Sat, Sun closed',
+      ].join('\n'),
+    );
+    expect(locations[0]).toMatchObject({
+      address: '1 High St',
+      hours: week(['mon', 'wed', 'fri'], ['09:00-18:00']),
+    });
+    expect(locations[1]).toMatchObject({
+      address: '2 High St',
+      hours: { ...week(['mon', 'tue', 'wed', 'thu', 'fri'], ['09:00-18:00']), sat: [], sun: [] },
+    });
+  });
+
   it('leaves out hours it does not read, and never takes them for the address', () => {
     const { locations } = draft(
       [

@@ -124,6 +124,16 @@ const TIME =
 const HOURS_WORD = /\b(?:hours|opening|open|öffnungszeiten|geöffnet|horaires|ouvert)\b/i;
 const CLOSED_WORD = /(?<![\p{L}])(?:closed|geschlossen|fermé|ruhetag)(?![\p{L}])/iu;
 
+const DAYS_ONLY = new RegExp(
+  `^\\s*${DAY.source}(?:\\s*(?:[-–&/+]|to|and|und|bis|et|à)\\s*${DAY.source})*\\s*$`,
+  'i',
+);
+
+/** Days alone, no hours ("Mon", "Sat & Sun", "Mon-Wed"): a list of days cut at its commas. */
+export function isDaysOnly(text: string): boolean {
+  return DAYS_ONLY.test(text);
+}
+
 /** Opening hours ("Mon-Fri 9am-6pm", "Mo-Sa 9-20 Uhr", "Öffnungszeiten: ...", "Sun closed"): not an address. */
 export function isOpeningHours(text: string): boolean {
   if (HOURS_WORD.test(text) && /\d/.test(text)) return true;

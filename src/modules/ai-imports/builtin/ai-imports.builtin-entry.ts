@@ -22,6 +22,7 @@ import {
   extractContacts,
   extractCoordinates,
   extractHashtags,
+  isDaysOnly,
   isOpeningHours,
   tidy,
 } from './ai-imports.builtin-contacts.ts';
@@ -261,6 +262,26 @@ const isMoreHours = (segment: string) =>
   /^[\d\s:.–-]+(?:\s*(?:am|pm|h|uhr))?$/i.test(segment.trim()) || TIME_INTERVAL.test(segment.trim());
 
 /**
+ * From segment `index`: days alone ("Mon", "Sat & Sun") up to the hours that follow them ("Fri
+ * 9-18", and the times going on after those), as one hours text ("Mon, Wed, Fri 9-18") and the
+ * last segment it takes; undefined when the segments are not that, or the text does not read.
+ */
+function daysBeforeHours(segments: string[], index: number): { text: string; last: number } | undefined {
+  if (!isDaysOnly(segments[index]!)) return undefined;
+  let last = index;
+  while (last + 1 < segments.length && isDaysOnly(segments[last + 1]!)) last++;
+  const hours = segments[last + 1];
+  if (hours === undefined || !isOpeningHours(hours)) return undefined;
+  last++;
+  let text = segments
+    .slice(index, last + 1)
+    .map((segment) => segment.trim())
+    .join(', ');
+  while (last + 1 < segments.length && isMoreHours(segments[last + 1]!)) text += `, ${segments[++last]}`;
+  return 'hours' in readOpeningHours(text) ? { text, last } : undefined;
+}
+
+/**
  * The week of an entry's hours texts, when readOpeningHours reads them all; else null (left
  * out): a week read in part ("Mon-Sat 9-18" of "Mon-Sat 9-18, Sun & holidays closed") would
  * say less than the text, or something else.
@@ -396,6 +417,13 @@ export function parseEntry(entry: Entry, context: EntryContext): DraftedLocation
     const country = countryOf(rest);
     if (country) {
       explicitCountry ??= country;
+      continue;
+    }
+    // Days listed at their commas go with the hours after them ("Mon, Wed, Fri 9-18").
+    const listed = daysBeforeHours(segments, index);
+    if (listed) {
+      hoursTexts.push(listed.text);
+      index = listed.last;
       continue;
     }
     // Hours ("Mon-Fri 9-12" reads as a name and a number too, so a street score of 1 is
