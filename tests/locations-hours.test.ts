@@ -5,6 +5,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSpecialHours } from '../src/lib/hours/hours.rules.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
+import {
+  deriveTimeZone,
+  MAP_PARTS_KEPT,
+  mapParts,
+} from '../src/modules/locations/opening/locations.time-zone.ts';
 import { bearer, createUser, tokenFor } from './factories/users.ts';
 import { firstWorkspaceId } from './factories/workspaces.ts';
 import { createTestContext, type TestContext } from './helpers/app.ts';
@@ -108,6 +113,24 @@ describe('opening hours of a location', () => {
     expect(sea.time_zone_review).toMatch(/at sea/);
     const fixed = (await update(wrongCountry.id, { time_zone: 'Europe/Helsinki' })).json();
     expect(fixed).toMatchObject({ time_zone_derived: false, time_zone_review: null });
+    // A country written as its alpha-3 code is checked too.
+    const alpha3 = (await create({ lat: 52.52, lng: 13.405, country: 'FRA' })).json();
+    expect(alpha3).toMatchObject({
+      time_zone: 'Europe/Berlin',
+      time_zone_review: expect.stringMatching(/not one of FR/),
+    });
+    const agreeing = (await create({ lat: 52.52, lng: 13.405, country: 'DEU' })).json();
+    expect(agreeing).toMatchObject({ time_zone: 'Europe/Berlin', time_zone_review: null });
+    // The North Pole and the antimeridian at sea: at sea, not "where time zones meet".
+    for (const point of [
+      { lat: 90, lng: 0 },
+      { lat: 0, lng: 180 },
+    ]) {
+      const pole = (await create(point)).json();
+      expect(pole.time_zone_review, JSON.stringify(point)).toMatch(
+        /^The coordinates lie at sea \(Etc\/GMT[-+]12 and \d+ more\)/,
+      );
+    }
   });
 
   it('ends the reopening date with the closure', async () => {
@@ -267,5 +290,15 @@ describe('opening hours of a location', () => {
       { timeZone: 'Europe/Berlin', hours: { mon: ['09:00-18:00'] } },
       { timeZone: null, hours: null },
     ]).toContainEqual({ timeZone: row!.timeZone, hours: row!.hours });
+  });
+});
+
+describe('the boundary map behind derived zones', () => {
+  it('is kept in a bounded least-recently-used store', async () => {
+    // Emptied first (a part another file read may be kept): a lookup fills it again.
+    mapParts.clear();
+    expect(deriveTimeZone(-33.8688, 151.2093, 'AU')).toEqual({ timeZone: 'Australia/Sydney', review: null });
+    expect(mapParts.size).toBeGreaterThan(0);
+    expect(mapParts.max).toBe(MAP_PARTS_KEPT);
   });
 });

@@ -6,9 +6,10 @@
 // (docs/api.md, "Opening hours").
 
 import countriesAndTimezones from 'countries-and-timezones';
-import { find } from 'geo-tz/all';
+import { find, setCache } from 'geo-tz/all';
 import countries from 'i18n-iso-countries';
-import { isCountryCode } from '../../../lib/countries.ts';
+import { LRUCache } from 'lru-cache';
+import { isCountryCode, toAlpha2 } from '../../../lib/countries.ts';
 import { readTimeZone } from '../../../lib/hours/hours.zone-name.ts';
 
 export interface DerivedTimeZone {
@@ -17,11 +18,18 @@ export interface DerivedTimeZone {
   review: string | null;
 }
 
-/** A country as a location writes it (DE, de, Germany, Deutschland) as its alpha-2 code; undefined when not recognised. */
+/**
+ * A country as a location writes it (DE, de, DEU, Germany, Deutschland) as its alpha-2 code;
+ * undefined when not recognised (then the zone is not checked against it).
+ */
 function countryCode(country: string | null): string | undefined {
   const text = country?.trim();
   if (!text) return undefined;
   if (isCountryCode(text)) return text.toUpperCase();
+  if (/^[a-z]{3}$/i.test(text)) {
+    const code = toAlpha2(text);
+    if (code) return code;
+  }
   return countries.getAlpha2Code(text, 'en') ?? countries.getAlpha2Code(text, 'de') ?? undefined;
 }
 
@@ -33,7 +41,21 @@ function countriesOf(timeZone: string): string[] {
   return [...zone.countries, ...(target?.countries ?? [])];
 }
 
-/** The zones geo-tz finds at a point, most likely first: the costly part (about 20 µs a point). */
+/**
+ * geo-tz keeps each part of its boundary map it has read, decoded: the 21,525 parts of the world
+ * take 1.5 GB, in the web process and the worker alike. At most this many stay (lru-cache, the
+ * least recently used going first): 20,000 points spread over Europe fall in fewer (about 220
+ * MB of heap in all), and a part read again costs a few milliseconds.
+ */
+export const MAP_PARTS_KEPT = 2000;
+/** geo-tz's store of decoded parts (exported for the test that it is this bounded one). */
+export const mapParts = new LRUCache<string, object>({ max: MAP_PARTS_KEPT });
+setCache({ store: mapParts });
+
+/**
+ * The zones geo-tz finds at a point, most likely first: the costly part (about 20 µs a point
+ * whose part of the map is kept).
+ */
 export const zonesAt = (lat: number, lng: number): string[] => find(lat, lng);
 
 /**
@@ -57,14 +79,17 @@ export function judgeZones(zones: readonly string[], country: string | null): De
   const first = zones[0];
   if (!first) return undefined;
   const timeZone = readTimeZone(first) ?? first;
+  // Only `Etc/` zones: at sea, or at a pole or on the antimeridian, where geo-tz answers with
+  // the sea's zones that meet there (all 25 at the North Pole).
+  if (zones.every((zone) => zone.startsWith('Etc/'))) {
+    const named = zones.length === 1 ? first : `${first} and ${zones.length - 1} more`;
+    return { timeZone, review: `The coordinates lie at sea (${named}); give the location's time zone.` };
+  }
   if (zones.length > 1) {
     return {
       timeZone,
       review: `The coordinates lie where time zones meet (${zones.join(', ')}); check that ${timeZone} is right.`,
     };
-  }
-  if (first.startsWith('Etc/')) {
-    return { timeZone, review: `The coordinates lie at sea (${first}); give the location's time zone.` };
   }
   if (readTimeZone(first) === undefined) {
     return {
