@@ -294,9 +294,12 @@ function createServices({
     workspaces: createWorkspacesService({
       db,
       workspaces,
-      // Its finders' published files, as a finder's own delete removes them.
-      beforeDelete: async (id) => {
-        for (const token of await finders.tokensInWorkspace(id)) await removePublishedFiles(storage, token);
+      // Its finders' published files, as a finder's own delete removes them: with the finders'
+      // rows locked, so that a publish running meanwhile writes its files either before the
+      // removal or never (it finds the finder gone).
+      beforeDelete: async (id, tx) => {
+        for (const token of await finders.lockTokensInWorkspace(id, tx))
+          await removePublishedFiles(storage, token);
       },
       deleteAlongside: (id, tx) => finders.deleteBackingMaps(id, tx),
       onDeleted: async (id) => {

@@ -16,6 +16,7 @@ import { workspaceMembersTable, workspacesTable } from '../src/modules/workspace
 import { createUser, tokenFor } from './factories/users.ts';
 import { addMember, createCast, createWorkspace, firstWorkspaceId } from './factories/workspaces.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
+import { waitForLockWaiters } from './helpers/lock-waiters.ts';
 
 let ctx: TestContext;
 let owner: UserRow;
@@ -275,6 +276,44 @@ describe('DELETE /api/workspaces/:id', () => {
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual(notFound);
     expect(await workspaceRow(workspaceId)).toBeDefined();
+  });
+
+  it("removes its finders' files after a publish holding one of them, as a finder's own delete does", async () => {
+    const db = ctx.deps.db;
+    const id = await createWorkspace(ctx.deps, owner, 'Publishing');
+    const [backingMap] = await db.insert(mapsTable).values({ title: 'Finder map' }).returning();
+    const [finder] = await db
+      .insert(findersTable)
+      .values({ workspaceId: id, name: 'Finder', token: `publishing-${id}`, mapId: backingMap!.id })
+      .returning();
+    // A publish writing its files holds the finder's row (finders.payload.service.ts publish).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The publish's pointer, written while it holds the row (the storage is the test's local one).
+    const pointer = `finders/${finder!.token}/config.json`;
+    const publishing = db.transaction(async (tx) => {
+      await tx.select().from(findersTable).where(eq(findersTable.id, finder!.id)).for('update');
+      await held;
+      await ctx.deps.storage.put(pointer, Buffer.from('{"hash":"h","url":"v/h.json"}'), {
+        contentType: 'application/json',
+        cacheControl: 'public, max-age=60',
+      });
+    });
+    let deleted = false;
+    const deleting = call('DELETE', `/workspaces/${id}`, ownerToken).then((res) => {
+      deleted = true;
+      return res;
+    });
+    await waitForLockWaiters(db, 1);
+    expect(deleted).toBe(false);
+    release();
+    await publishing;
+    expect((await deleting).statusCode).toBe(204);
+    expect(await db.select().from(findersTable).where(eq(findersTable.id, finder!.id))).toEqual([]);
+    // Removed after the publish wrote it: the CDN serves nothing of the deleted workspace.
+    expect(await ctx.deps.storage.get(pointer)).toBeUndefined();
   });
 
   it('deletes the workspace and everything in it, backing maps included; other maps only lose the link', async () => {

@@ -3,7 +3,7 @@
 // indistinguishable from a missing one. Id lists travel as one array parameter.
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Transaction } from '../../db/client.ts';
 import { countWhere } from '../../db/lists.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { fetchPage, type Page } from '../../lib/pagination.ts';
@@ -77,12 +77,18 @@ export function createFindersRepository(db: Executor) {
     },
 
     /** The public tokens of a workspace's finders (their published files are named by them). */
-    async tokensInWorkspace(workspaceId: number, tx: Executor = db): Promise<string[]> {
+    /**
+     * The tokens of the workspace's finders, their rows locked for `tx` (FOR UPDATE, in id
+     * order): the lock a publish, an unpublish and a finder's delete take before they touch its
+     * published files.
+     */
+    async lockTokensInWorkspace(workspaceId: number, tx: Transaction): Promise<string[]> {
       const rows = await tx
         .select({ token: findersTable.token })
         .from(findersTable)
         .where(eq(findersTable.workspaceId, workspaceId))
-        .orderBy(asc(findersTable.id));
+        .orderBy(asc(findersTable.id))
+        .for('update');
       return rows.map((row) => row.token);
     },
 

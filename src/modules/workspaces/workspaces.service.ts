@@ -26,10 +26,11 @@ interface WorkspacesServiceDeps {
   db: Database;
   workspaces: WorkspacesRepository;
   /**
-   * Removes what the workspace published (its finders' files) before the delete, so the CDN
-   * stops serving it; throws when the storage fails, and the workspace stays.
+   * Removes what the workspace published (its finders' files) in the delete's transaction,
+   * before the rows go, so the CDN stops serving it; throws when the storage fails, and the
+   * workspace stays.
    */
-  beforeDelete?: (workspaceId: number) => Promise<void>;
+  beforeDelete?: (workspaceId: number, tx: Transaction) => Promise<void>;
   /**
    * Deletes, in the delete's transaction, what belongs to the workspace without a foreign key
    * that cascades from it (its finders' backing maps belong to users).
@@ -85,8 +86,8 @@ export function createWorkspacesService({
     /** Deletes the workspace, everything in it and its finders' backing maps, in one transaction. */
     async delete(actor: Actor, id: number): Promise<void> {
       await assertWorkspaceAccess(db, actor, id, { owner: true });
-      await beforeDelete?.(id);
       await db.transaction(async (tx) => {
+        await beforeDelete?.(id, tx);
         await deleteAlongside?.(id, tx);
         await workspaces.delete(id, tx);
       });
