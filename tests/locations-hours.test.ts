@@ -121,6 +121,15 @@ describe('opening hours of a location', () => {
     });
     const agreeing = (await create({ lat: 52.52, lng: 13.405, country: 'DEU' })).json();
     expect(agreeing).toMatchObject({ time_zone: 'Europe/Berlin', time_zone_review: null });
+    // A territory named by its country: Réunion with FR, San Juan with US, Nuuk with DK.
+    for (const [point, country, zone] of [
+      [{ lat: -20.8821, lng: 55.4507 }, 'FR', 'Indian/Reunion'],
+      [{ lat: 18.4655, lng: -66.1057 }, 'United States', 'America/Puerto_Rico'],
+      [{ lat: 64.1814, lng: -51.6941 }, 'DK', 'America/Nuuk'],
+    ] as const) {
+      const territory = (await create({ ...point, country })).json();
+      expect(territory, country).toMatchObject({ time_zone: zone, time_zone_review: null });
+    }
     // The North Pole and the antimeridian at sea: at sea, not "where time zones meet".
     for (const point of [
       { lat: 90, lng: 0 },

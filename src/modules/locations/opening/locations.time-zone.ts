@@ -33,6 +33,24 @@ function countryCode(country: string | null): string | undefined {
   return countries.getAlpha2Code(text, 'en') ?? countries.getAlpha2Code(text, 'de') ?? undefined;
 }
 
+/**
+ * Territories with ISO codes of their own that a country's addresses may name by the country
+ * (a store in Réunion with country FR, in Puerto Rico with US): a zone of one of them is one of
+ * the country's. From ISO 3166-2, which lists them as the country's subdivisions or dependencies.
+ */
+const TERRITORIES: Record<string, readonly string[]> = {
+  AU: ['CX', 'CC', 'NF', 'HM'],
+  CN: ['HK', 'MO'],
+  DK: ['GL', 'FO'],
+  FI: ['AX'],
+  FR: ['RE', 'GP', 'MQ', 'GF', 'YT', 'PM', 'BL', 'MF', 'NC', 'PF', 'WF', 'TF'],
+  GB: ['GG', 'JE', 'IM', 'GI', 'BM', 'KY', 'VG', 'TC', 'MS', 'AI', 'FK', 'SH', 'PN', 'IO', 'GS'],
+  NL: ['AW', 'CW', 'SX', 'BQ'],
+  NO: ['SJ', 'BV'],
+  NZ: ['CK', 'NU', 'TK'],
+  US: ['PR', 'GU', 'VI', 'AS', 'MP', 'UM'],
+};
+
 /** The countries whose clocks a zone sets (its links' too: Europe/Kiev is Europe/Kyiv's). */
 function countriesOf(timeZone: string): string[] {
   const zone = countriesAndTimezones.getTimezone(timeZone);
@@ -99,7 +117,8 @@ export function judgeZones(zones: readonly string[], country: string | null): De
   }
   const code = countryCode(country);
   const zoneCountries = countriesOf(first);
-  if (code && zoneCountries.length > 0 && !zoneCountries.includes(code)) {
+  const ours = [code, ...(code ? (TERRITORIES[code] ?? []) : [])];
+  if (code && zoneCountries.length > 0 && !zoneCountries.some((zoneCountry) => ours.includes(zoneCountry))) {
     return {
       timeZone,
       review: `${timeZone}, the time zone at the coordinates, is not one of ${code}; check the coordinates, the country or the zone.`,
