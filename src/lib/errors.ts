@@ -41,6 +41,11 @@ export const VALIDATION_MESSAGE = 'The given data was invalid.';
 export const createValidationError = (errors: FieldErrors, statusCode = 422) =>
   new AppError(statusCode, 'validation_failed', VALIDATION_MESSAGE, errors);
 
+/** Throws the 422 of the errors gathered, all at once; nothing when there are none. */
+export function throwFieldErrors(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw createValidationError(errors);
+}
+
 /** A single-field validation failure, the common case in services. */
 export const createFieldError = (field: string, message: string) =>
   createValidationError({ [field]: [message] });

@@ -1,5 +1,5 @@
 // Errors of the finders module.
-import { createNotFoundError, createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { createNotFoundError, type FieldErrors } from '../../lib/errors.ts';
 
 export const createFinderNotFoundError = () => createNotFoundError('Finder not found.');
 
@@ -35,8 +35,3 @@ export const foreignRuleIdsErrors = (
       [`The ${what} ${id} does not exist or is not in the finder's workspace.`],
     ]),
   );
-
-/** The 422 of the errors found, all at once; nothing when there are none. */
-export function throwFieldErrors(errors: FieldErrors): void {
-  if (Object.keys(errors).length > 0) throw createValidationError(errors);
-}

@@ -76,11 +76,10 @@ export function createFindersRepository(db: Executor) {
       return row;
     },
 
-    /** The public tokens of a workspace's finders (their published files are named by them). */
     /**
-     * The tokens of the workspace's finders, their rows locked for `tx` (FOR UPDATE, in id
-     * order): the lock a publish, an unpublish and a finder's delete take before they touch its
-     * published files.
+     * The public tokens of the workspace's finders (their published files are named by them),
+     * their rows locked for `tx` (FOR UPDATE, in id order): the lock a publish, an unpublish and
+     * a finder's delete take before they touch its published files.
      */
     async lockTokensInWorkspace(workspaceId: number, tx: Transaction): Promise<string[]> {
       const rows = await tx

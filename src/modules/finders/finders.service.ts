@@ -7,18 +7,13 @@ import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import type { FieldErrors } from '../../lib/errors.ts';
+import { type FieldErrors, throwFieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { FinderChangeListener } from '../../lib/payload-changes.ts';
 import type { MapsRepository } from '../maps/maps.repository.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
 import { createWorkspaceNotFoundError } from '../workspaces/workspaces.errors.ts';
-import {
-  createFinderNotFoundError,
-  foreignLocationsErrors,
-  foreignRuleIdsErrors,
-  throwFieldErrors,
-} from './finders.errors.ts';
+import { createFinderNotFoundError, foreignLocationsErrors, foreignRuleIdsErrors } from './finders.errors.ts';
 import type { FindersRepository, FinderValues } from './finders.repository.ts';
 import {
   type CreateFinderBody,
@@ -69,7 +64,6 @@ export function createFindersService({
     );
   }
 
-  /** Refuses (422, every element named) rule tags and sets that are not the workspace's. */
   /** The rule's tags and sets that are not the workspace's, as field errors. */
   async function ruleErrors(workspaceId: number, rule: FinderRuleInput, tx: Executor): Promise<FieldErrors> {
     const refused: { path: string; what: 'tag' | 'set'; id: number }[] = [];

@@ -3,7 +3,7 @@
 // payloads change with them, as their special days do.
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { type FieldErrors, throwFieldErrors } from '../../lib/errors.ts';
 import type { Listed, Page } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { assertWorkspaceAccess } from '../workspaces/workspaces.access.ts';
@@ -51,7 +51,7 @@ export function createHolidayCalendarsService({ db, calendars, changes }: Holida
       if (found !== body.set_ids.length)
         errors.set_ids = ['Every set must be a set of the calendar’s workspace.'];
     }
-    if (Object.keys(errors).length > 0) throw createValidationError(errors);
+    throwFieldErrors(errors);
     if (body.location_ids !== undefined) await calendars.replaceLocations(row.id, body.location_ids, tx);
     if (body.set_ids !== undefined) await calendars.replaceSets(row.id, body.set_ids, tx);
   }

@@ -3,7 +3,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { createValidationError, type FieldErrors } from '../../lib/errors.ts';
+import { type FieldErrors, throwFieldErrors } from '../../lib/errors.ts';
 import type { Page, StreamedList } from '../../lib/pagination.ts';
 import type { PayloadChangeListener } from '../../lib/payload-changes.ts';
 import { checkCustomValues } from '../custom-fields/custom-fields.values.ts';
@@ -189,7 +189,7 @@ export function createLocationsService({
           tx,
         );
         await writeRelations(tx, row, body, errors, true);
-        if (Object.keys(errors).length > 0) throw createValidationError(errors);
+        throwFieldErrors(errors);
         if (row.geocodeStatus === 'pending') await queueGeocoding?.(tx, row.workspaceId, actor.userId);
         return payload(row.id, tx);
       });
@@ -209,7 +209,7 @@ export function createLocationsService({
         // Touch updated_at even when only relations change.
         await locations.update(id, { ...columns, updatedAt: new Date() }, tx);
         await writeRelations(tx, location, body, errors, false);
-        if (Object.keys(errors).length > 0) throw createValidationError(errors);
+        throwFieldErrors(errors);
         await queueGeocoding?.(tx, location.workspaceId, actor.userId);
         return { workspaceId: location.workspaceId, updated: await payload(id, tx) };
       });

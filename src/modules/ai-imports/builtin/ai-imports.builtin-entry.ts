@@ -258,8 +258,10 @@ const TIME_INTERVAL = new RegExp(`^${TIME}\\s*[–-]\\s*${TIME}$`, 'i');
  * A segment that only goes on with the hours before it: times ("14-18" after "Mon-Fri 9-12",
  * "6pm-9pm" after "Mon-Fri 9am-5pm", "14h-18h" after "lun-ven 9h-12h").
  */
-const isMoreHours = (segment: string) =>
-  /^[\d\s:.–-]+(?:\s*(?:am|pm|h|uhr))?$/i.test(segment.trim()) || TIME_INTERVAL.test(segment.trim());
+const isMoreHours = (segment: string) => {
+  const text = segment.trim();
+  return /^[\d\s:.–-]+(?:\s*(?:am|pm|h|uhr))?$/i.test(text) || TIME_INTERVAL.test(text);
+};
 
 /**
  * From segment `index`: days alone ("Mon", "Sat & Sun") up to the hours that follow them ("Fri
