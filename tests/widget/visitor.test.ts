@@ -154,7 +154,7 @@ describe('search', () => {
     expect(await box.getAttribute('aria-expanded')).toBe('false');
     expect(await box.inputValue()).toBe('Berlin Hauptbahnhof, Berlin, Germany');
     await page.keyboard.press('Escape');
-    expect(await box.inputValue()).toBe('');
+    await expect.poll(() => box.inputValue()).toBe('');
     await waitForStatus(page, '12 locations');
     expect(await statusText(page)).toBe('12 locations');
     expect(await page.evaluate('location.hash')).toBe('');
