@@ -1,5 +1,5 @@
 // npm run bench:widget: the widget payload route and publishing at size. Seeds a finder with
-// 10,000 locations (two tags, a set and four custom values each; reached through its own list,
+// 10,000 locations (two tags, a set, four custom values and opening hours each; reached through its own list,
 // its backing map and the map's set, so the union and de-duplication run) and one with 100,000,
 // straight into the database. Prints, in one run:
 // - the cold payload build (median of 9) and the compression of a cache fill;
@@ -37,6 +37,7 @@ import {
   locationIdsStatement,
   sliceStatement,
 } from '../src/modules/finders/payload/finders.payload.repository.ts';
+import { WEEKS } from '../tests/fakes/widget-payload.ts';
 import { openBenchDatabase } from './bench-database.ts';
 
 const CONNECTIONS = 50;
@@ -64,6 +65,26 @@ const REFINEMENTS = JSON.stringify([
   },
 ]);
 
+const ZONES = [
+  'Europe/Berlin',
+  'Europe/Paris',
+  'Europe/Madrid',
+  'Europe/Rome',
+  'Europe/Vienna',
+  'Europe/Prague',
+  'Europe/Lisbon',
+  'Europe/London',
+  'Europe/Warsaw',
+  'Europe/Zurich',
+];
+/** The widget tests' weeks, and a store whose hours are not known (null). */
+const WEEK_TEXTS = [
+  ...[WEEKS.shop, WEEKS.late, WEEKS.split, WEEKS.noSunday, WEEKS.shop, WEEKS.allDay].map((week) =>
+    JSON.stringify(week),
+  ),
+  'null',
+];
+
 /** Seeds `count` locations reaching a new finder; answers its token. */
 async function seedFinder(
   raw: postgres.Sql,
@@ -85,13 +106,25 @@ async function seedFinder(
   const tags = await raw<{ id: number }[]>`
     insert into tags (workspace_id, name, slug)
     select ${workspaceId}, ${label} || ' tag ' || i, ${label} || '-tag-' || i from generate_series(1, 5) i returning id`;
+  // Opening hours as a chain keeps them (the widget tests' weeks, in ten zones; a few without;
+  // a third with special days, one in fifty temporarily closed): they are a third of a
+  // location's document, and a publish reads them.
+  const today = new Date().toISOString().slice(0, 10);
   const ids = await raw<{ id: number }[]>`
-    insert into locations (workspace_id, title, address, city, country, zip, lat, lng, phone, custom_values)
+    insert into locations (workspace_id, title, address, city, country, zip, lat, lng, phone, custom_values,
+      time_zone, hours, special_hours, temporarily_closed, reopens_on)
     select ${workspaceId}, 'Store ' || i, (1 + i % 200) || ' Market Street', 'City ' || (i % 50), 'DE',
       (10000 + i % 89999)::text, 40 + (i % 1400) / 100.0, -4 + (i % 2400) / 100.0, '+49 30 ' || (100000 + i),
       jsonb_build_object('opening_hours', 'Mon-Sat 9:00-20:00', 'seats', 20 + i % 100,
         'services', case when i % 4 = 0 then '["repair"]'::jsonb else '["rental"]'::jsonb end,
-        'step_free', i % 2 = 0)
+        'step_free', i % 2 = 0),
+      (${raw.array(ZONES)}::text[])[1 + i % ${ZONES.length}],
+      nullif((${raw.array(WEEK_TEXTS)}::text[])[1 + i % ${WEEK_TEXTS.length}], 'null')::json,
+      case when i % 3 = 0 then json_build_array(
+        json_build_object('date', ${today}::date + 1 + i % 5, 'end_date', null, 'hours', '[]'::json, 'label', 'Public holiday'),
+        json_build_object('date', ${today}::date + 8, 'end_date', null, 'hours', '["10:00-14:00"]'::json, 'label', 'Stocktaking'))
+      end,
+      i % 50 = 0, case when i % 50 = 0 then (${today}::date + 20)::text end
     from generate_series(1, ${count}) i returning id`;
   const first = ids[0]!.id;
   const last = ids.at(-1)!.id;

@@ -243,6 +243,22 @@ describe('opening hours in the location editor', () => {
       expect(await zone.getAttribute('aria-describedby')).toContain(await review.getAttribute('id'));
       await expectAccessible(page, 'hours-time-zone-review');
 
+      // Moved to Stockholm, the store's zone is derived again on save: the stored one is neither
+      // shown as derived nor offered to keep, nor is its review sentence.
+      const latitude = page.getByLabel('Latitude');
+      const longitude = page.getByLabel('Longitude');
+      await latitude.fill('59.3293');
+      await longitude.fill('18.0686');
+      await page.getByText('Derived from the coordinates when you save.').waitFor();
+      expect(await zone.inputValue()).toBe('');
+      expect(await page.getByRole('button', { name: 'Keep Europe/Helsinki' }).count()).toBe(0);
+      expect(await review.count()).toBe(0);
+      // Back where it was derived, it is shown again.
+      await latitude.fill('65.8481');
+      await longitude.fill('24.1466');
+      await page.getByText('Derived from the coordinates.').waitFor();
+      expect(await zone.inputValue()).toBe('Europe/Helsinki');
+
       // In view first, as a person sees what they press: React Aria closes the list on a scroll.
       const showAll = page.getByRole('button', { name: 'Show all time zones' });
       await showAll.scrollIntoViewIfNeeded();

@@ -211,7 +211,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
             values={opening}
             onChange={setOpening}
             hasPosition={own.lat.trim() !== '' && own.lng.trim() !== ''}
-            derivedZone={derivedZone(location)}
+            derivedZone={derivedZone(location, typedPosition(own.lat, own.lng))}
             errors={errors}
           >
             <ClosureFields values={opening} onChange={setOpening} errors={errors} />

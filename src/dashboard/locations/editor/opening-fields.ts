@@ -8,6 +8,7 @@ import {
   openingDraft,
   openingHoursBody,
 } from '../../hours/opening-draft.ts';
+import type { LatLng } from '../../map/tiles.ts';
 import type { Location } from '../location-pages.ts';
 
 export interface OpeningValues extends OpeningDraft {
@@ -38,8 +39,15 @@ export const openingBody = (values: OpeningValues): OpeningBody => ({
   reopens_on: values.closed && values.reopensOn !== '' ? values.reopensOn : null,
 });
 
-/** The zone the service derived for the location, when it was left to it. */
-export const derivedZone = (location: Location | undefined): DerivedZone | null =>
-  location?.time_zone_derived && location.time_zone
+/**
+ * The zone the service derived for the location, when it was left to it and the form still
+ * holds the position it was derived from: once the pin or the coordinates move, the save derives
+ * another, and the stored one is no longer worth showing or keeping.
+ */
+export const derivedZone = (location: Location | undefined, position: LatLng | null): DerivedZone | null =>
+  location?.time_zone_derived &&
+  location.time_zone &&
+  position?.lat === location.lat &&
+  position?.lng === location.lng
     ? { zone: location.time_zone, review: location.time_zone_review }
     : null;
