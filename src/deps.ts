@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
 import { API_SESSION_TIMEOUTS, createDatabase, type Database, type DatabaseHandle } from './db/client.ts';
+import { holdingLocksWhile } from './db/locks.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { SecretBox } from './lib/crypto.ts';
 import { InFlight } from './lib/in-flight.ts';
@@ -298,8 +299,10 @@ function createServices({
       // rows locked, so that a publish running meanwhile writes its files either before the
       // removal or never (it finds the finder gone).
       beforeDelete: async (id, tx) => {
-        for (const token of await finders.lockTokensInWorkspace(id, tx))
-          await removePublishedFiles(storage, token);
+        const tokens = await finders.lockTokensInWorkspace(id, tx);
+        await holdingLocksWhile(tx, async () => {
+          for (const token of tokens) await removePublishedFiles(storage, token);
+        });
       },
       deleteAlongside: (id, tx) => finders.deleteBackingMaps(id, tx),
       onDeleted: async (id) => {

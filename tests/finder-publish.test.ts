@@ -9,12 +9,16 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { createDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import type { Storage } from '../src/lib/storage/storage.ts';
 import { finderPublicationsTable } from '../src/modules/finders/finders.table.ts';
 import { createPayloadCache } from '../src/modules/finders/payload/finders.payload.cache.ts';
 import { createFinderPayloadRepository } from '../src/modules/finders/payload/finders.payload.repository.ts';
-import { createFinderPayloadService } from '../src/modules/finders/payload/finders.payload.service.ts';
+import {
+  createFinderPayloadService,
+  type FinderPayloadService,
+} from '../src/modules/finders/payload/finders.payload.service.ts';
 import { locationsTable } from '../src/modules/locations/locations.table.ts';
 import { createPayloadScene, type PayloadScene } from './factories/finder-payloads.ts';
 import { createWidgetFinder, setFinderSettings } from './factories/widget-finders.ts';
@@ -363,6 +367,57 @@ describe('a pointer upload that fails, or a publish stalled between its two writ
       expect((await cdn(`finders/${finder.token}/v/${hash}.json`)).statusCode).toBe(404);
     });
   });
+});
+
+describe('storage writes that outlast the session’s idle-in-transaction limit', () => {
+  // The API's sessions end a transaction idle for a minute; here for 600 ms, and every storage
+  // write takes 1.5 s: a publish, an unpublish or a delete holding the finder's row over slow
+  // writes keeps its session (and the lock) by pinging it.
+  const IDLE_LIMIT_MS = 600;
+  const WRITE_MS = 1500;
+  let ctx: TestContext;
+  let handle: DatabaseHandle;
+  let service: FinderPayloadService;
+  let cast: Awaited<ReturnType<typeof createCast>>;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    cast = await createCast(ctx.deps);
+    handle = createDatabase(ctx.database.url, {
+      settings: { idle_in_transaction_session_timeout: IDLE_LIMIT_MS },
+    });
+    const slow = (work: () => Promise<void>) =>
+      new Promise((resolve) => setTimeout(resolve, WRITE_MS)).then(work);
+    const storage: Storage = {
+      ...ctx.deps.storage,
+      driver: ctx.deps.storage.driver,
+      put: (key, body, options) => slow(() => ctx.deps.storage.put(key, body, options)),
+      deletePrefix: (prefix) => slow(() => ctx.deps.storage.deletePrefix(prefix)),
+    };
+    const repository = createFinderPayloadRepository(handle.db);
+    const cache = createPayloadCache({
+      load: (token) => repository.build(token),
+      dependencies: (token) => repository.dependencies(token),
+    });
+    service = createFinderPayloadService({ db: handle.db, repository, cache, storage });
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await ctx?.close();
+  });
+
+  it('a publish and an unpublish keep their session and lock, and commit', async () => {
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    const actor = { userId: cast.owner.id, allWorkspaces: false };
+    const { hash } = await service.publish(actor, finder.token);
+    expect(await service.info(actor, finder.token)).toMatchObject({ hash });
+    const pointer = await ctx.deps.storage.get(`finders/${finder.token}/config.json`);
+    expect(JSON.parse(pointer!.body.toString())).toMatchObject({ hash });
+
+    await service.unpublish(actor, finder.token);
+    expect(await service.info(actor, finder.token)).toEqual({ hash: null, last_synced_at: null });
+    expect(await ctx.deps.storage.get(`finders/${finder.token}/config.json`)).toBeUndefined();
+  }, 30_000);
 });
 
 describe('with the s3 driver', () => {

@@ -5,6 +5,7 @@
 // once a write has committed.
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
+import { holdingLocksWhile } from '../../db/locks.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { type FieldErrors, throwFieldErrors } from '../../lib/errors.ts';
@@ -177,7 +178,7 @@ export function createFindersService({
       const finder = await db.transaction(async (tx) => {
         const row = await finders.find(actor, id, { lock: true }, tx);
         if (!row) throw createFinderNotFoundError();
-        await removePublishedFiles(row.token);
+        await holdingLocksWhile(tx, () => removePublishedFiles(row.token));
         await finders.delete(id, tx);
         if (row.mapId !== null) await maps.delete(row.mapId, tx);
         return row;

@@ -2,6 +2,7 @@
 // 60 s cache and the finder's origin rules) and published to object storage (sync, info,
 // delete; members of the finder's workspace). Publishing builds afresh, never from the cache.
 import type { Database } from '../../../db/client.ts';
+import { holdingLocksWhile } from '../../../db/locks.ts';
 import type { Actor } from '../../../lib/actor.ts';
 import { mapWithConcurrency } from '../../../lib/concurrency.ts';
 import { sha1Hex } from '../../../lib/crypto.ts';
@@ -172,31 +173,37 @@ export function createFinderPayloadService({
           throw createFinderNotFoundError();
         }
         const uploaded = { files: 1, bytes: body.length };
-        if (built.kind === 'chunked') {
-          // Files the published version already names exist under the same name, same bytes.
-          const published = await publishedChunkedFiles(finder.token);
-          const files = built.files.filter((file) => !published.has(file.path));
-          await mapWithConcurrency(files, UPLOAD_CONCURRENCY, (file) =>
-            storage.put(chunkedFileKey(finder.token, file.path), file.body, {
-              contentType: JSON_TYPE,
-              cacheControl: VERSIONED_CACHE_CONTROL,
-            }),
-          );
-          uploaded.files += files.length;
-          uploaded.bytes += files.reduce((sum, file) => sum + file.body.length, 0);
-        }
-        // The manifest after the files it names.
-        await storage.put(objectKey, body, { contentType: JSON_TYPE, cacheControl: VERSIONED_CACHE_CONTROL });
-        const publishedAt = now();
-        // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
-        const pointer = JSON.stringify({
-          hash,
-          published_at: publishedAt.toISOString(),
-          url: pointerVersionUrl(hash),
-        });
-        await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
-          contentType: JSON_TYPE,
-          cacheControl: POINTER_CACHE_CONTROL,
+        const publishedAt = await holdingLocksWhile(tx, async () => {
+          if (built.kind === 'chunked') {
+            // Files the published version already names exist under the same name, same bytes.
+            const published = await publishedChunkedFiles(finder.token);
+            const files = built.files.filter((file) => !published.has(file.path));
+            await mapWithConcurrency(files, UPLOAD_CONCURRENCY, (file) =>
+              storage.put(chunkedFileKey(finder.token, file.path), file.body, {
+                contentType: JSON_TYPE,
+                cacheControl: VERSIONED_CACHE_CONTROL,
+              }),
+            );
+            uploaded.files += files.length;
+            uploaded.bytes += files.reduce((sum, file) => sum + file.body.length, 0);
+          }
+          // The manifest after the files it names.
+          await storage.put(objectKey, body, {
+            contentType: JSON_TYPE,
+            cacheControl: VERSIONED_CACHE_CONTROL,
+          });
+          const publishedAt = now();
+          // Keys in alphabetical order, like the payload: the same publish gives the same bytes.
+          const pointer = JSON.stringify({
+            hash,
+            published_at: publishedAt.toISOString(),
+            url: pointerVersionUrl(hash),
+          });
+          await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
+            contentType: JSON_TYPE,
+            cacheControl: POINTER_CACHE_CONTROL,
+          });
+          return publishedAt;
         });
         // The history keeps the file's public URL at the time of the publish.
         const url = storage.publicUrl(objectKey);
@@ -229,7 +236,7 @@ export function createFinderPayloadService({
         // The finder's row held while its files go (see publish).
         const finder = await repository.findAccessibleByToken(actor, token, { lock: true }, tx);
         if (!finder) throw createFinderNotFoundError();
-        await removePublishedFiles(storage, finder.token);
+        await holdingLocksWhile(tx, () => removePublishedFiles(storage, finder.token));
         await repository.deletePublications(finder.id, tx);
       });
     },
