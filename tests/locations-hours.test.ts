@@ -79,6 +79,7 @@ describe('opening hours of a location', () => {
   });
 
   it('derives the time zone from the coordinates, keeps a given one, and follows a move', async () => {
+    // Mexico Beach, Florida: west of the Apalachicola River, on Central time.
     const derived = (await create({ lat: 29.948, lng: -85.42, country: 'US' })).json();
     expect(derived).toMatchObject({
       time_zone: 'America/Chicago',
@@ -102,6 +103,23 @@ describe('opening hours of a location', () => {
     expect(haparanda).toMatchObject({ time_zone: 'Europe/Stockholm', time_zone_review: null });
     const tornio = (await create({ lat: 65.8481, lng: 24.1466, country: 'FI' })).json();
     expect(tornio).toMatchObject({ time_zone: 'Europe/Helsinki', time_zone_review: null });
+  });
+
+  it('marks a derived zone for review where time zones meet on land: Ürümqi keeps Xinjiang and Beijing time', async () => {
+    const urumqi = (await create({ lat: 43.825, lng: 87.617, country: 'CN' })).json();
+    expect(urumqi).toMatchObject({
+      time_zone: 'Asia/Urumqi',
+      time_zone_derived: true,
+      time_zone_review:
+        'The coordinates lie where time zones meet (Asia/Urumqi, Asia/Shanghai); check that Asia/Urumqi is right.',
+    });
+    // Chosen by hand, the question is answered.
+    const chosen = (await update(urumqi.id, { time_zone: 'Asia/Shanghai' })).json();
+    expect(chosen).toMatchObject({
+      time_zone: 'Asia/Shanghai',
+      time_zone_derived: false,
+      time_zone_review: null,
+    });
   });
 
   it('marks a derived zone for review when it disagrees with the country or lies at sea', async () => {

@@ -240,6 +240,32 @@ describe('OpenAPI document', () => {
     expect(json(doc.components.responses.NotFound)).toEqual({ $ref: '#/components/schemas/Error' });
   });
 
+  it('names the opening hours and holiday calendars, and the location and calendar bodies refer to them', () => {
+    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
+    const orNull = (name: string) => ({
+      anyOf: [{ $ref: `#/components/schemas/${name}` }, { type: 'null' }],
+    });
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(schemas.Location?.properties).toMatchObject({
+      hours: orNull('WeeklyHours'),
+      special_hours: orNull('SpecialHours'),
+    });
+    for (const input of ['CreateLocationInput', 'UpdateLocationInput']) {
+      expect(schemas[input]?.properties).toMatchObject({
+        hours: orNull('SetWeeklyHoursInput'),
+        special_hours: orNull('SetSpecialHoursInput'),
+      });
+    }
+    expect(schemas.HolidayCalendar?.properties?.days).toEqual(ref('SpecialHours'));
+    const json = (content: Content | undefined) => content?.content?.['application/json']?.schema;
+    const calendars = doc.paths['/api/holiday-calendars'];
+    const calendar = doc.paths['/api/holiday-calendars/{id}'];
+    expect(json(calendars?.get?.responses[200])).toEqual({ type: 'array', items: ref('HolidayCalendar') });
+    expect(json(calendars?.post?.requestBody)).toEqual(ref('CreateHolidayCalendarInput'));
+    expect(json(calendar?.get?.responses[200])).toEqual(ref('HolidayCalendar'));
+    expect(json(calendar?.put?.requestBody)).toEqual(ref('UpdateHolidayCalendarInput'));
+  });
+
   it('declares every id in a path or query string as an integer from 1 to 2147483647', () => {
     // Parameters named like ids that are not integer ids: provider and Paddle identifiers, and
     // the event stream's resume point (any text; a non-number resumes from the start).
