@@ -879,6 +879,28 @@ describe('the rate limit', () => {
   });
 });
 
+describe('the default rate limit', () => {
+  it("asks Nominatim at most once a second, its usage policy's maximum, when GEOCODER_RATE_LIMIT is not set", async () => {
+    const config = testConfig(ctx.database.url, {
+      GEOCODER: 'nominatim',
+      GEOCODER_BASE_URL: providers.geocoderBaseUrl('nominatim'),
+    });
+    expect(config.geocoder.ratePerSecond).toBeUndefined();
+    const worker = await createDeps(config, { databaseUrl: ctx.database.url, role: 'worker' });
+    try {
+      const { token, workspaceId } = await newWorkspace();
+      for (let n = 0; n < 3; n += 1) await createLocation(token, workspaceId, NOWHERE(700 + n));
+      const run = await runQueued(workspaceId, worker);
+      expect(await run.outcome).toBe('completed');
+      const times = providers.requestsOf('nominatim').map((request) => request.at);
+      expect(times).toHaveLength(3);
+      for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await worker.close();
+    }
+  });
+});
+
 describe('the locations without coordinates, to place by hand', () => {
   it('are listed with ?without_coordinates=true and selected by a bulk filter', async () => {
     const { token, workspaceId } = await newWorkspace();
