@@ -640,7 +640,9 @@ export const en = {
   'bulk.title': 'Selected locations',
   'bulk.selected': '{count} selected',
   'bulk.all_selected': 'All {count} matching locations selected',
+  'bulk.all_selected_one': 'The 1 matching location selected',
   'bulk.select_all': 'Select all {count} matching locations',
+  'bulk.select_all_one': 'Select the 1 matching location',
   'bulk.select_row': 'Select {title}',
   'bulk.action': 'Do',
   'bulk.add_tag': 'Add a tag',
@@ -652,10 +654,14 @@ export const en = {
   'bulk.apply': 'Apply',
   'bulk.delete': 'Delete the selected',
   'bulk.delete_action': 'Delete {count} locations',
+  'bulk.delete_action_one': 'Delete 1 location',
   'bulk.delete_confirm':
     'Delete {count} locations? They leave every finder that shows them. This cannot be undone.',
+  'bulk.delete_confirm_one':
+    'Delete 1 location? It leaves every finder that shows it. This cannot be undone.',
   'bulk.clear': 'Clear the selection',
   'bulk.done': 'Done: {count} locations changed.',
+  'bulk.done_one': 'Done: 1 location changed.',
 
   'ai_import.title': 'AI import',
   'ai_import.intro':

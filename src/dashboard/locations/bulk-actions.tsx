@@ -6,7 +6,7 @@ import { memo, useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
 import type { components } from '../api/schema.gen.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { formatNumber, t, tCount } from '../i18n/i18n.ts';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { SelectField } from '../ui/select-field.tsx';
@@ -76,7 +76,7 @@ export const BulkActions = memo(function BulkActions({
     <section className="bulk-bar" aria-label={t('bulk.title')}>
       <p role="status">
         {chosen.kind === 'all'
-          ? t('bulk.all_selected', { count: formatNumber(count) })
+          ? tCount('bulk.all_selected', count)
           : t('bulk.selected', { count: formatNumber(count) })}
       </p>
       {count > 0 && (
@@ -110,18 +110,18 @@ export const BulkActions = memo(function BulkActions({
           <ConfirmButton
             trigger={t('bulk.delete')}
             title={t('bulk.delete')}
-            action={t('bulk.delete_action', { count: formatNumber(count) })}
+            action={tCount('bulk.delete_action', count)}
             isDisabled={run.isPending}
             onConfirm={() => run.mutate({ action: 'delete' })}
           >
-            <p>{t('bulk.delete_confirm', { count: formatNumber(count) })}</p>
+            <p>{tCount('bulk.delete_confirm', count)}</p>
           </ConfirmButton>
           <Button className="button" onPress={selection.clear}>
             {t('bulk.clear')}
           </Button>
         </>
       )}
-      {run.data && <p role="status">{t('bulk.done', { count: formatNumber(run.data.affected) })}</p>}
+      {run.data && <p role="status">{tCount('bulk.done', run.data.affected)}</p>}
       {run.error && <ErrorNotice error={run.error} />}
     </section>
   );

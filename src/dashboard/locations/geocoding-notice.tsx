@@ -10,7 +10,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { formatNumber, t, tCount } from '../i18n/i18n.ts';
 import { errorText } from '../ui/error-notice.tsx';
 
 const geocodingKey = (workspaceId: number) => ['geocoding', workspaceId];
@@ -78,11 +78,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
   return (
     <div className="notice geocoding" role="note">
       <p className="geocoding-text">
-        {only
-          ? t('locations.geocoding.only')
-          : waiting === 1
-            ? t('locations.geocoding.waiting_one')
-            : t('locations.geocoding.waiting', { count: formatNumber(waiting) })}
+        {only ? t('locations.geocoding.only') : tCount('locations.geocoding.waiting', waiting)}
         {state && state.pending > 0 && state.process !== null
           ? ` ${t('locations.geocoding.in_progress', { count: formatNumber(state.pending) })}`
           : ''}
@@ -96,11 +92,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
       {canLookUp && (
         // isDisabled and its label, not isPending: see SubmitButton (ui/form.tsx).
         <Button className="button" isDisabled={again.isPending} onPress={() => again.mutate()}>
-          {again.isPending
-            ? t('app.working')
-            : unplaced === 1
-              ? t('locations.geocoding.again_one')
-              : t('locations.geocoding.again', { count: formatNumber(unplaced) })}
+          {again.isPending ? t('app.working') : tCount('locations.geocoding.again', unplaced)}
         </Button>
       )}
       {canLookUp && again.error !== null && (

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { Input } from 'react-aria-components/Input';
 import { Label } from 'react-aria-components/Label';
 import { SearchField } from 'react-aria-components/SearchField';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
 import { chosenWorkspace, rememberWorkspace, useWorkspaces } from '../workspaces/use-workspaces.ts';
@@ -95,9 +95,7 @@ function WorkspaceLocations({ filter }: { filter: LocationFilter }) {
             ? pages.isPending
               ? t('app.loading')
               : ''
-            : pages.total === 1
-              ? t('locations.count_one')
-              : t('locations.count', { count: formatNumber(pages.total) })}
+            : tCount('locations.count', pages.total)}
         </p>
       </div>
       <GeocodingNotice workspaceId={filter.workspaceId} only={filter.withoutCoordinates} />

@@ -8,7 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef } from 'react';
 import { Checkbox } from 'react-aria-components/Checkbox';
 import type { MessageKey } from '../i18n/en.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import type { Location, LocationSort } from './location-pages.ts';
 import { COLUMN_KEYS, LocationRow, ROW_HEIGHT } from './location-row.tsx';
 import type { LocationSelection } from './location-selection.ts';
@@ -81,7 +81,7 @@ export function LocationsTable({ selection, total, row, sort, onSort, onRangeCha
             <th scope="col" className="select-cell">
               <Checkbox
                 className="checkbox"
-                aria-label={t('bulk.select_all', { count: formatNumber(total) })}
+                aria-label={tCount('bulk.select_all', total)}
                 isSelected={selection.selection.kind === 'all'}
                 isIndeterminate={selection.selection.kind === 'ids' && selection.selection.ids.size > 0}
                 onChange={(selected) => (selected ? selection.selectAll() : selection.clear())}

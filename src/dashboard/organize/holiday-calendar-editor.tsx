@@ -14,7 +14,7 @@ import { refusedBeforeSending } from '../api/errors.ts';
 import { blankMessages } from '../hours/blank-messages.ts';
 import { type SpecialDayDraft, specialBody, specialDrafts, specialProblems } from '../hours/hours-draft.ts';
 import { SpecialDaysEditor } from '../hours/special-days-editor.tsx';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import { LocationSearchBox, PickedLocationList } from '../locations/location-picks.tsx';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
@@ -149,11 +149,7 @@ function CalendarForm({ workspaceId, calendar }: { workspaceId: number; calendar
         </CheckboxGroup>
         <fieldset className="fieldset">
           <legend>{t('calendars.locations_legend')}</legend>
-          <p className="muted hint">
-            {values.locationIds.length === 1
-              ? t('calendars.locations_count_one')
-              : t('calendars.locations_count', { count: formatNumber(values.locationIds.length) })}
-          </p>
+          <p className="muted hint">{tCount('calendars.locations_count', values.locationIds.length)}</p>
           <PickedLocationList
             ids={values.locationIds}
             label={t('calendars.locations_legend')}

@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, unwrap } from '../api/client.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
@@ -102,13 +102,7 @@ function CalendarList({ workspaceId }: { workspaceId: number }) {
 /** "3 special days, 2 locations, 1 category": what the calendar holds and reaches. */
 const facts = (calendar: HolidayCalendar) =>
   [
-    t(calendar.days.length === 1 ? 'calendars.days_one' : 'calendars.days', {
-      count: formatNumber(calendar.days.length),
-    }),
-    t(calendar.location_ids.length === 1 ? 'calendars.locations_one' : 'calendars.locations', {
-      count: formatNumber(calendar.location_ids.length),
-    }),
-    t(calendar.set_ids.length === 1 ? 'calendars.sets_one' : 'calendars.sets', {
-      count: formatNumber(calendar.set_ids.length),
-    }),
+    tCount('calendars.days', calendar.days.length),
+    tCount('calendars.locations', calendar.location_ids.length),
+    tCount('calendars.sets', calendar.set_ids.length),
   ].join(', ');

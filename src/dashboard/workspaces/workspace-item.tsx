@@ -1,7 +1,7 @@
 // One workspace in the list: its name, members and creation date, and its actions, each in a
 // dialog: rename, invite someone (admins), delete (the name typed out first).
 import { Button } from 'react-aria-components/Button';
-import { formatDateTime, formatNumber, t } from '../i18n/i18n.ts';
+import { formatDateTime, t, tCount } from '../i18n/i18n.ts';
 import { Field, Form, SubmitButton } from '../ui/form.tsx';
 import { ModalButton } from '../ui/modal-button.tsx';
 import { TypedConfirmForm } from '../ui/typed-confirm-form.tsx';
@@ -21,11 +21,7 @@ export function WorkspaceItem({ workspace, membersCount, canInvite }: WorkspaceI
     <li className="item">
       <h2 className="item-title">{workspace.name}</h2>
       <p className="item-facts">
-        {membersCount === undefined
-          ? t('app.loading')
-          : membersCount === 1
-            ? t('workspaces.members_one')
-            : t('workspaces.members', { count: formatNumber(membersCount) })}
+        {membersCount === undefined ? t('app.loading') : tCount('workspaces.members', membersCount)}
         {' · '}
         {t('workspaces.created', { time: formatDateTime(workspace.created_at) })}
       </p>
