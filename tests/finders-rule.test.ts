@@ -3,7 +3,8 @@
 // widget payload (whose 60 s cache every write through the API invalidates); the union with the
 // finder's own list, each location once; refused input named by path with nothing written;
 // deleted tags and sets leave no id behind and never widen a rule (one left unmeetable is null); the analytics' probe by id
-// agrees with the full list; and 100,000 locations through the payload route.
+// agrees with the full list; and 100,000 locations through the payload route, rule finders there
+// following an insert, updates and a delete in the list and the cached payload.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shownLocations } from '../src/modules/finders/finders.shown-locations.ts';
@@ -365,19 +366,27 @@ describe('the locations a rule finder shows', () => {
 });
 
 describe('at 100,000 locations', () => {
-  it('a rule finder {} shows all of them through the payload route, and a tag rule the tagged ones', async () => {
-    const ws = await freshWorkspace('Chain');
-    const chain = await tag(ws, 'Chain');
+  // One workspace of 100,000 locations, seeded once for the tests below (in SQL: the API would
+  // take minutes), every tenth id tagged Chain, half of all in DE and half in FR.
+  let ws: number;
+  let chain: number;
+  let tagged: number;
+  beforeAll(async () => {
+    ws = await freshWorkspace('Chain');
+    chain = await tag(ws, 'Chain');
     await db().execute(sql`with inserted as (
         insert into locations (workspace_id, title, country)
         select ${ws}, 'Store ' || g, case when g % 2 = 0 then 'DE' else 'FR' end from generate_series(1, 100000) g
         returning id)
       insert into location_tags (location_id, tag_id) select id, ${chain}::int from inserted where id % 10 = 0`);
-    const tagged = (
+    tagged = (
       (await db().execute(
         sql`select count(*)::int as n from location_tags where tag_id = ${chain}`,
       )) as unknown as { n: number }[]
     )[0]!.n;
+  }, 120_000);
+
+  it('a rule finder {} shows all of them through the payload route, and a tag rule the tagged ones', async () => {
     expect(tagged).toBeGreaterThan(9000);
 
     const all = await finder(ws, { rule: {} });
@@ -389,4 +398,97 @@ describe('at 100,000 locations', () => {
     expect(someIds).toHaveLength(tagged);
     expect(someIds.every((id) => id % 10 === 0)).toBe(true);
   }, 120_000);
+
+  // Runs after the test above (which reads the seed as it was): its writes leave 100,000
+  // locations and as many tagged ones, but not the same ones.
+  it('rule finders ({}, a tag, a country) follow an insert, updates and a delete through the API, in the list and the payload', async () => {
+    const rows = async <T>(query: ReturnType<typeof sql>) => (await db().execute(query)) as unknown as T[];
+    const isTagged = sql`exists (select 1 from location_tags lt where lt.location_id = l.id and lt.tag_id = ${chain})`;
+    // Two tagged locations (one to leave both rules below, one to delete), and an untagged one
+    // of the other country (to join both). The tagged ids are all even, so all of one country.
+    const [first, second] = await rows<{ id: number; country: string }>(
+      sql`select id, country from locations l where workspace_id = ${ws} and ${isTagged} order by id limit 2`,
+    );
+    const [leaving, doomed, here] = [first!.id, second!.id, first!.country];
+    expect(second!.country).toBe(here);
+    const there = here === 'DE' ? 'FR' : 'DE';
+    const [{ id: joining } = { id: 0 }] = await rows<{ id: number }>(
+      sql`select id from locations l where workspace_id = ${ws} and country = ${there} and not ${isTagged} order by id limit 1`,
+    );
+    expect(joining).toBeGreaterThan(0);
+    const [counted] = await rows<{ count: number; local: number }>(
+      sql`select count(*)::int as count, (count(*) filter (where country = ${here}))::int as local
+        from locations where workspace_id = ${ws}`,
+    );
+    const { count, local } = counted!;
+    expect([count, local]).toEqual([100_000, 50_000]);
+
+    const all = await finder(ws, { rule: {} });
+    const chained = await finder(ws, { rule: { tag_ids: [chain] } });
+    const inCountry = await finder(ws, { rule: { countries: [here] } });
+
+    /**
+     * GET /locations?finder_id= shows `total` locations (X-Total-Count of a page of one), and of
+     * `shown` and `hidden` (asked for by ids) exactly `shown`.
+     */
+    async function expectListed(f: FinderJson, total: number, shown: number[], hidden: number[]) {
+      const page = await call('GET', `/locations?finder_id=${f.id}&limit=1`, cast.ownerToken);
+      expect(page.statusCode, page.body).toBe(200);
+      expect(Number(page.headers['x-total-count'])).toBe(total);
+      const some = await call(
+        'GET',
+        `/locations?finder_id=${f.id}&ids=${[...shown, ...hidden].join(',')}`,
+        cast.ownerToken,
+      );
+      expect(some.statusCode, some.body).toBe(200);
+      expect((some.json() as { id: number }[]).map((l) => l.id).sort((a, b) => a - b)).toEqual(
+        [...shown].sort((a, b) => a - b),
+      );
+    }
+    /** The widget payload (served from the 60 s cache when current) holds `total` locations, each once, `shown` among them and none of `hidden`. */
+    async function expectPayload(f: FinderJson, total: number, shown: number[], hidden: number[]) {
+      const shownIds = await payloadIds(f.token);
+      expect(shownIds).toHaveLength(total);
+      const inPayload = new Set(shownIds);
+      expect(inPayload.size).toBe(total);
+      expect(shown.filter((id) => !inPayload.has(id))).toEqual([]);
+      expect(hidden.filter((id) => inPayload.has(id))).toEqual([]);
+    }
+    const expectShownAtScale = async (f: FinderJson, total: number, shown: number[], hidden: number[]) => {
+      await expectListed(f, total, shown, hidden);
+      await expectPayload(f, total, shown, hidden);
+    };
+
+    // Before: each payload is built and cached, so a write that left the cache alone would show
+    // the counts and members below again.
+    await expectShownAtScale(all, count, [leaving, doomed, joining], []);
+    await expectShownAtScale(chained, tagged, [leaving, doomed], [joining]);
+    await expectShownAtScale(inCountry, local, [leaving, doomed], [joining]);
+
+    // Insert: a tagged location of that country joins all three.
+    const added = await location(ws, 'Store added', { country: here.toLowerCase(), tags: ['Chain'] });
+    await expectShownAtScale(all, count + 1, [added, leaving, doomed, joining], []);
+    await expectShownAtScale(chained, tagged + 1, [added, leaving, doomed], [joining]);
+    await expectShownAtScale(inCountry, local + 1, [added, leaving, doomed], [joining]);
+
+    // Update: one loses its tag and moves to the other country (leaving both rules), another
+    // gains the tag and moves to the rule's country (joining both); counts stay, members change.
+    const left = await call('PUT', `/locations/${leaving}`, cast.ownerToken, { tags: [], country: there });
+    expect(left.statusCode, left.body).toBe(200);
+    const joined = await call('PUT', `/locations/${joining}`, cast.ownerToken, {
+      tags: ['Chain'],
+      country: here,
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    await expectListed(all, count + 1, [added, leaving, doomed, joining], []);
+    await expectShownAtScale(chained, tagged + 1, [added, doomed, joining], [leaving]);
+    await expectShownAtScale(inCountry, local + 1, [added, doomed, joining], [leaving]);
+
+    // Delete: gone from all three.
+    const deleted = await call('DELETE', `/locations/${doomed}`, cast.ownerToken);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    await expectShownAtScale(all, count, [added, leaving, joining], [doomed]);
+    await expectShownAtScale(chained, tagged, [added, joining], [leaving, doomed]);
+    await expectShownAtScale(inCountry, local, [added, joining], [leaving, doomed]);
+  }, 180_000);
 });

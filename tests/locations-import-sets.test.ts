@@ -2,7 +2,8 @@
 // created in the workspace when missing and the rows' memberships made exactly those named; a
 // re-import replacing them, an empty cell clearing them, an absent column leaving them; bad
 // names as row errors that write nothing; another workspace's sets out of reach; a cached
-// widget payload showing the change at once; and a file of thousands of rows sharing a few sets.
+// widget payload showing the change at once (a finder's own list, and a rule on a set); and a
+// file of thousands of rows sharing a few sets.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { locationSetsTable } from '../src/modules/locations/locations.relations.table.ts';
@@ -184,6 +185,27 @@ describe('CSV import: the sets column', () => {
     expect(Object.keys(await membershipsOf(ws))).toEqual(['B']);
   });
 
+  it('drops blank names between bars: a cell of bars and spaces names no set and clears the row’s', async () => {
+    const ws = await newWorkspace();
+    const res = await upload(
+      ws,
+      [
+        'external_id,title,address,sets',
+        'A,Alpha,1 First St,| Outlets ||  |Malls|',
+        'B,Beta,2 Second St,Outlets',
+      ].join('\n'),
+    );
+    expect(res.json()).toMatchObject({ created: 2, errors: [] });
+    expect((await setsOf(ws)).map((set) => set.name)).toEqual(['Outlets', 'Malls']);
+    expect(await membershipsOf(ws)).toEqual({ A: ['Malls', 'Outlets'], B: ['Outlets'] });
+    const again = await upload(
+      ws,
+      ['external_id,title,address,sets', 'A,Alpha,1 First St,Malls', 'B,Beta,2 Second St, | | '].join('\n'),
+    );
+    expect(again.json()).toMatchObject({ updated: 2, errors: [] });
+    expect(await membershipsOf(ws)).toEqual({ A: ['Malls'], B: [] });
+  });
+
   it('neither reads nor touches a set of the same name in another workspace', async () => {
     const ws = await newWorkspace();
     const other = await newWorkspace();
@@ -238,6 +260,79 @@ describe('CSV import: the sets column', () => {
     const flagship = payload.sets.find((set) => set.name === 'Flagship');
     expect(flagship).toBeDefined();
     expect(payload.locations[0]!.sets).toEqual([flagship!.id]);
+  });
+
+  it('tells the payload cache, so a rule finder on a set shows the locations the import moves in and out of it at once', async () => {
+    const ws = await newWorkspace();
+    // The first import creates the set; the finder is defined by a rule on it, not by a list.
+    const first = await upload(
+      ws,
+      ['external_id,title,address,sets', 'A,Alpha,1 First St,Flagship', 'B,Beta,2 Second St,'].join('\n'),
+    );
+    expect(first.json()).toMatchObject({ created: 2, errors: [] });
+    const [flagship] = await setsOf(ws);
+    expect(flagship!.name).toBe('Flagship');
+    const made = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/finders',
+      headers: bearer(token),
+      payload: { name: 'Flagships', workspace_id: ws, rule: { set_ids: [flagship!.id] } },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const finder = made.json() as { id: number; token: string };
+
+    const idsOf = async () =>
+      Object.fromEntries(
+        (
+          await ctx.deps.db
+            .select({ id: locationsTable.id, externalId: locationsTable.externalId })
+            .from(locationsTable)
+            .where(eq(locationsTable.workspaceId, ws))
+        ).map((location) => [location.externalId!, location.id]),
+      );
+    const listed = async () => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/locations?finder_id=${finder.id}`,
+        headers: bearer(token),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { id: number }[]).map((location) => location.id).sort((a, b) => a - b);
+    };
+    const payloadOf = async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/ext/finders/details/${finder.token}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as FinderPayload;
+    };
+    const before = await idsOf();
+    expect(await listed()).toEqual([before.A]);
+    // Built and cached now: an import that left the cache alone would show A alone again.
+    expect((await payloadOf()).locations.map((location) => location.id)).toEqual([before.A]);
+
+    const changes = vi.spyOn(ctx.deps.services.finderChanges, 'workspaceChanged');
+    try {
+      const res = await upload(
+        ws,
+        [
+          'external_id,title,address,sets',
+          'A,Alpha,1 First St,Outlets',
+          'B,Beta,2 Second St,flagship',
+          'C,Gamma,3 Third St,Flagship|Outlets',
+          'D,Delta,4 Fourth St,Outlets',
+        ].join('\n'),
+      );
+      expect(res.json()).toMatchObject({ created: 2, updated: 2, skipped: 0, errors: [] });
+      expect(changes.mock.calls).toEqual([[ws]]);
+    } finally {
+      changes.mockRestore();
+    }
+    // A left the set, B joined it, C was created in it, D was created outside it.
+    const after = await idsOf();
+    const shown = [after.B!, after.C!].sort((a, b) => a - b);
+    expect(await listed()).toEqual(shown);
+    const payload = await payloadOf();
+    expect(payload.locations.map((location) => location.id).sort((a, b) => a - b)).toEqual(shown);
+    for (const location of payload.locations) expect(location.sets).toContain(flagship!.id);
   });
 
   it('applies a file of thousands of rows sharing a few sets', async () => {
