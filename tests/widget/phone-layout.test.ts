@@ -4,7 +4,9 @@
 // panel over the whole widget whose back button returns to the list's scroll position and the
 // row (or the marker) that opened it, and the filters as a panel ending in "Show N locations";
 // on a desktop (1280x800) the list beside the map, and the details over the list, whole, with
-// Directions in view without scrolling. Every state gets an axe-core scan and a screenshot.
+// Directions in view without scrolling. On that desktop the layout still goes by the container:
+// a host page with the widget in a 360-px sidebar gets the phone's layout, in a 900-px column
+// the desktop's. Every state gets an axe-core scan and a screenshot.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFinderPayload } from '../fakes/widget-payload.ts';
@@ -40,17 +42,41 @@ async function checkState(page: Page, name: string) {
   expect(scan.violations).toEqual([]);
 }
 
-async function openFinder(path: string, options: BrowserContextOptions) {
-  const opened = await stage.open(
-    path,
-    hostilePage({ scriptUrl: stage.backend.scriptUrl, token: finder.token }),
-    {
-      otherOrigin: true,
-      ...options,
-    },
-  );
+async function openFinder(
+  path: string,
+  options: BrowserContextOptions,
+  html = hostilePage({ scriptUrl: stage.backend.scriptUrl, token: finder.token }),
+) {
+  const opened = await stage.open(path, html, {
+    otherOrigin: true,
+    ...options,
+  });
   await widgetsReady(opened.page);
   return opened.page;
+}
+
+/**
+ * The hostile host page laid out as a sidebar: the page's text in a column that takes the rest
+ * of the window, the widget alone in a column `width` CSS pixels wide beside it. Sections and an
+ * aside, not divs (the hostile CSS hides every other div); their inline styles outweigh its
+ * `all: unset`.
+ */
+function sidebarPage(width: number): string {
+  const html = hostilePage({ scriptUrl: stage.backend.scriptUrl, token: finder.token });
+  const main = /<main>[\s\S]*<\/main>/;
+  if (!main.test(html)) throw new Error('the host page has no <main> to lay out');
+  return html.replace(
+    main,
+    `<main style="display: flex; gap: 24px; align-items: flex-start; padding: 16px;">
+    <section style="display: block; flex: 1 1 auto; min-width: 0;">
+      <h1>Find a store</h1>
+      <p class="host-text">The host page's own text, beside the store finder.</p>
+    </section>
+    <aside style="display: block; flex: 0 0 ${width}px; width: ${width}px;">
+      <div data-location-finder></div>
+    </aside>
+  </main>`,
+  );
 }
 
 const inWidget = (page: Page, script: string) =>
@@ -331,5 +357,93 @@ describe('on a desktop (1280x800)', () => {
     expect(await page.getByRole('button', { name: /^Show \d+ locations?$/ }).isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Clear filters' }).isVisible()).toBe(true);
     await checkState(page, 'desktop-filters');
+  });
+});
+
+describe('on a desktop (1280x800) with the widget in a sidebar', () => {
+  it('gives a 360-px column the phone’s layout: the List/Map toggle, and the details as a panel with Back', async () => {
+    const page = await openFinder('/sidebar-narrow', DESKTOP, sidebarPage(360));
+    // The window is a desktop's, wider than the layout's 640 px: only the container is narrow.
+    expect(await page.evaluate('[innerWidth, matchMedia("(max-width: 639px)").matches]')).toEqual([
+      1280,
+      false,
+    ]);
+    const root = await box(page, '.lf-root');
+    expect(root.width).toBeGreaterThan(355);
+    expect(root.width).toBeLessThanOrEqual(360);
+    // In the sidebar, right of the page's text.
+    expect(root.left).toBeGreaterThan(640);
+    const listButton = viewButton(page, 'List');
+    const mapButton = viewButton(page, 'Map');
+    expect(await listButton.isVisible()).toBe(true);
+    expect(await listButton.getAttribute('aria-pressed')).toBe('true');
+    expect(await mapButton.getAttribute('aria-pressed')).toBe('false');
+    expect(await list(page).isVisible()).toBe(true);
+    expect(await map(page).isVisible()).toBe(false);
+    // The list is the widget's whole width, its whole lower part.
+    const listBox = await box(page, '.lf-list-scroll');
+    expect(listBox.width).toBeGreaterThan(root.width - 4);
+    expect(root.bottom - listBox.bottom).toBeLessThan(4);
+    await checkState(page, 'sidebar-list');
+
+    // The toggle with the mouse: the map in the list's place, then the list again.
+    await mapButton.click();
+    expect(await mapButton.getAttribute('aria-pressed')).toBe('true');
+    expect(await listButton.getAttribute('aria-pressed')).toBe('false');
+    expect(await map(page).isVisible()).toBe(true);
+    expect(await list(page).isVisible()).toBe(false);
+    const mapBox = await box(page, '.lf-map');
+    expect(Math.abs(mapBox.top - listBox.top)).toBeLessThan(2);
+    expect(mapBox.width).toBeGreaterThan(root.width - 4);
+    await page.locator('img.leaflet-tile-loaded').first().waitFor();
+    await page.locator('.lf-marker, .lf-cluster').first().waitFor();
+    await checkState(page, 'sidebar-map');
+    await listButton.click();
+    expect(await listButton.getAttribute('aria-pressed')).toBe('true');
+    expect(await list(page).isVisible()).toBe(true);
+    expect(await map(page).isVisible()).toBe(false);
+
+    // A row opens the details over the whole widget, not over a list column beside the map.
+    await row(page, 'Berlin Mitte').click();
+    const panel = page.getByRole('article', { name: 'Berlin Mitte' });
+    await panel.waitFor();
+    expect(await focused(page)).toBe('Berlin Mitte');
+    const slot = await box(page, '.lf-details-slot');
+    expect(Math.abs(slot.top - root.top)).toBeLessThan(2);
+    expect(Math.abs(slot.bottom - root.bottom)).toBeLessThan(2);
+    expect(slot.width).toBeGreaterThan(root.width - 4);
+    expect(await page.getByRole('combobox', { name: 'Find locations near' }).isVisible()).toBe(false);
+    expect(await list(page).isVisible()).toBe(false);
+    expect(await map(page).isVisible()).toBe(false);
+    expect(await viewButton(page, 'Map').isVisible()).toBe(false);
+    const back = panel.getByRole('button', { name: 'Back to results' });
+    expect(await back.isVisible()).toBe(true);
+    await checkState(page, 'sidebar-details');
+
+    await back.click();
+    expect(await panel.count()).toBe(0);
+    expect(await list(page).isVisible()).toBe(true);
+    expect(await listButton.isVisible()).toBe(true);
+    expect(await focused(page)).toBe('Berlin Mitte');
+  });
+
+  it('gives the same page with a 900-px column the desktop’s layout: the list beside the map, no toggle', async () => {
+    const page = await openFinder('/sidebar-wide', DESKTOP, sidebarPage(900));
+    const root = await box(page, '.lf-root');
+    expect(root.width).toBeGreaterThan(895);
+    expect(root.width).toBeLessThanOrEqual(900);
+    expect(await page.getByRole('group', { name: 'Show results as' }).isVisible()).toBe(false);
+    expect(await list(page).isVisible()).toBe(true);
+    expect(await map(page).isVisible()).toBe(true);
+    const listBox = await box(page, '.lf-list-scroll');
+    const mapBox = await box(page, '.lf-map');
+    expect(mapBox.left).toBeGreaterThanOrEqual(listBox.right - 1);
+    // The details over the list's column only, the map still beside them.
+    await row(page, 'Berlin Mitte').click();
+    await page.getByRole('article', { name: 'Berlin Mitte' }).waitFor();
+    const slot = await box(page, '.lf-details-slot');
+    expect(Math.abs(slot.right - mapBox.left)).toBeLessThan(2);
+    expect(await map(page).isVisible()).toBe(true);
+    await checkState(page, 'sidebar-wide-details');
   });
 });
