@@ -894,7 +894,8 @@ describe('the default rate limit', () => {
       expect(await run.outcome).toBe('completed');
       const times = providers.requestsOf('nominatim').map((request) => request.at);
       expect(times).toHaveLength(3);
-      for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
+      for (let i = 1; i < times.length; i += 1)
+        expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
     } finally {
       await worker.close();
     }
