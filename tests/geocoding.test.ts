@@ -894,8 +894,9 @@ describe('the default rate limit', () => {
       expect(await run.outcome).toBe('completed');
       const times = providers.requestsOf('nominatim').map((request) => request.at);
       expect(times).toHaveLength(3);
-      for (let i = 1; i < times.length; i += 1)
-        expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
+      // Sent 1.05 s apart (the pacer's headroom); read where they arrive, which a busy machine
+      // can bring closer. A default of 5 a second would bring them 0.21 s apart.
+      for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(900);
     } finally {
       await worker.close();
     }

@@ -24,7 +24,7 @@ export async function holdingLocksWhile<T>(tx: Transaction, work: () => Promise<
   if (every <= 0) return work();
   let ping: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    // A failed ping fails the transaction's next statement, which reports it.
+    // A failed ping is not lost: postgres.js keeps its error and the transaction rejects with it.
     ping = tx.execute(sql`select 1`).catch(() => {});
   }, every);
   try {

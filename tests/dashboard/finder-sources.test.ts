@@ -66,7 +66,7 @@ const previewTitles = async (finder: FinderJson) =>
 const shown = (page: Page, count: number) =>
   page
     .getByRole('status')
-    .filter({ hasText: `The finder shows ${count} locations in all` })
+    .filter({ hasText: `The finder shows ${count} ${count === 1 ? 'location' : 'locations'} in all` })
     .waitFor();
 
 /**
@@ -246,7 +246,7 @@ describe('the finder Locations tab', () => {
         .waitFor();
       expect(await ownTitles(finder.id)).toEqual(['Harbour Books']);
       // The list is read again: the deleted one goes, the refusal stays.
-      await page.getByText('This finder lists 1 locations of its own.').waitFor();
+      await page.getByText('This finder lists 1 location of its own.').waitFor();
       expect(
         await page.getByRole('list', { name: 'Locations of its own' }).locator('li').allTextContents(),
       ).toEqual(['Harbour Books · HamburgRemove']);

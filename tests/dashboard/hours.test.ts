@@ -258,6 +258,14 @@ describe('opening hours in the location editor', () => {
       await longitude.fill('24.1466');
       await page.getByText('Derived from the coordinates.').waitFor();
       expect(await zone.inputValue()).toBe('Europe/Helsinki');
+      // So is another country: the save checks the zone against it again.
+      const country = page.getByLabel('Country', { exact: true });
+      await country.fill('Finland');
+      await page.getByText('Derived from the coordinates when you save.').waitFor();
+      expect(await review.count()).toBe(0);
+      await country.fill('Sweden');
+      await page.getByText('Derived from the coordinates.').waitFor();
+      expect(await review.count()).toBe(1);
 
       // In view first, as a person sees what they press: React Aria closes the list on a scroll.
       const showAll = page.getByRole('button', { name: 'Show all time zones' });

@@ -10,7 +10,7 @@ import { ProgressBar } from 'react-aria-components/ProgressBar';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { MessageKey } from '../i18n/en.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { formatNumber, t, tCount } from '../i18n/i18n.ts';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { ScreenState } from '../ui/screen-state.tsx';
@@ -226,9 +226,7 @@ function ReviewActions({ batch }: { batch: BatchWithItems }) {
           isDisabled={importable === 0 || approveAll.isPending || importing.isPending}
           onPress={() => importing.mutate()}
         >
-          {importing.isPending
-            ? t('ai_import.importing')
-            : t('ai_import.import', { count: formatNumber(importable) })}
+          {importing.isPending ? t('ai_import.importing') : tCount('ai_import.import', importable)}
         </Button>
       </div>
       {approving && (

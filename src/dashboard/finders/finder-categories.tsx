@@ -8,7 +8,7 @@ import { FieldError } from 'react-aria-components/FieldError';
 import { Label } from 'react-aria-components/Label';
 import { Text } from 'react-aria-components/Text';
 import { ApiError } from '../api/errors.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { Form, SubmitButton } from '../ui/form.tsx';
 import type { LocationSet } from '../workspaces/use-workspace-content.ts';
@@ -75,9 +75,7 @@ function CategoriesForm({ finder, map, sets }: { finder: Finder; map: BackingMap
         ))}
         <FieldError className="field-error">{refused}</FieldError>
       </CheckboxGroup>
-      {map.locations.length > 0 && (
-        <p>{t('finder_sources.map_locations', { count: formatNumber(map.locations.length) })}</p>
-      )}
+      {map.locations.length > 0 && <p>{tCount('finder_sources.map_locations', map.locations.length)}</p>}
       <SubmitButton pending={save.isPending}>{t('finder_sources.save_categories')}</SubmitButton>
       {save.isSuccess && !save.isPending && (
         <p role="status" className="notice">

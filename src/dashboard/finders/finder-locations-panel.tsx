@@ -1,7 +1,7 @@
 // Which locations the finder shows: those its rule matches, those of the categories (sets)
 // linked to its backing map, the map's own, and the finder's own list. The total counts each location once, as the widget
 // and GET /locations?finder_id= do.
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/error-notice.tsx';
 import { FinderCategories } from './finder-categories.tsx';
 import { FinderOwnLocations } from './finder-own-locations.tsx';
@@ -18,9 +18,7 @@ export function FinderLocationsPanel({ finder }: { finder: Finder }) {
         <ErrorNotice error={shown.error} onRetry={() => void shown.refetch()} />
       ) : (
         <p role="status">
-          {shown.data === undefined
-            ? t('app.loading')
-            : t('finder_sources.shown', { count: formatNumber(shown.data) })}
+          {shown.data === undefined ? t('app.loading') : tCount('finder_sources.shown', shown.data)}
         </p>
       )}
       <FinderRule finder={finder} />

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, withTotal } from '../api/client.ts';
-import { formatNumber, t } from '../i18n/i18n.ts';
+import { formatNumber, t, tCount } from '../i18n/i18n.ts';
 import type { LocationSummary } from '../locations/location-lookup.ts';
 import { LocationSearchBox, PickedLocationList } from '../locations/location-picks.tsx';
 import { ConfirmButton } from '../ui/confirm-dialog.tsx';
@@ -69,7 +69,7 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
       const ids = await workspaceLocationIds(finder.workspace_id, count);
       return save(
         ids.map((location_id, sort_order) => ({ location_id, sort_order })),
-        t('finder_sources.all_added', { count: formatNumber(ids.length) }),
+        tCount('finder_sources.all_added', ids.length),
       );
     },
   });
@@ -90,7 +90,7 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
   return (
     <section aria-labelledby="finder-own-locations">
       <h3 id="finder-own-locations">{t('finder_sources.own')}</h3>
-      <p>{t('finder_locations.count', { count: formatNumber(entries.length) })}</p>
+      <p>{tCount('finder_locations.count', entries.length)}</p>
       <PickedLocationList
         ids={entries.map((entry) => entry.location_id)}
         label={t('finder_sources.own')}
@@ -114,7 +114,7 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
             isDisabled={update.isPending}
             onConfirm={() => run([], t('finder_sources.all_removed'))}
           >
-            <p>{t('finder_sources.remove_all_text', { count: formatNumber(entries.length) })}</p>
+            <p>{tCount('finder_sources.remove_all_text', entries.length)}</p>
           </ConfirmButton>
         )}
         {total.data !== undefined && total.data > 0 && total.data <= MAX_FINDER_LOCATIONS && (
@@ -123,7 +123,7 @@ export function FinderOwnLocations({ finder }: { finder: Finder }) {
             isDisabled={addAll.isPending || update.isPending}
             onPress={() => addAll.mutate(total.data)}
           >
-            {t('finder_locations.add_all', { count: formatNumber(total.data) })}
+            {tCount('finder_locations.add_all', total.data)}
           </Button>
         )}
       </div>

@@ -160,7 +160,9 @@ export const en = {
   'sessions.revoke_confirm': 'Sign out {device}? It must sign in again.',
   'sessions.revoke_others': 'Sign out every other device',
   'sessions.revoke_others_confirm': '{count} other devices will have to sign in again.',
+  'sessions.revoke_others_confirm_one': 'One other device will have to sign in again.',
   'sessions.revoked_others': '{count} devices signed out.',
+  'sessions.revoked_others_one': '1 device signed out.',
 
   'delete_account.title': 'Delete your account',
   'delete_account.intro':
@@ -188,6 +190,7 @@ export const en = {
   'locations.geocoding.waiting': '{count} locations wait for coordinates.',
   'locations.geocoding.waiting_one': '1 location waits for coordinates.',
   'locations.geocoding.in_progress': '{count} of them are being geocoded.',
+  'locations.geocoding.in_progress_one': '1 of them is being geocoded.',
   'locations.geocoding.list': 'List them to place by hand',
   'locations.geocoding.again': 'Look up the addresses of {count} locations again',
   'locations.geocoding.again_one': 'Look up the address of 1 location again',
@@ -345,7 +348,9 @@ export const en = {
   'design.refused': 'The widget cannot use this value.',
 
   'finder_locations.count': 'This finder lists {count} locations of its own.',
+  'finder_locations.count_one': 'This finder lists 1 location of its own.',
   'finder_locations.add_all': 'Show all {count} locations of the workspace',
+  'finder_locations.add_all_one': 'Show the 1 location of the workspace',
   'finder_locations.too_many':
     'The workspace has {count} locations; a finder lists at most {max} of its own.',
 
@@ -368,6 +373,7 @@ export const en = {
   'finder_rule.country_remove': 'Remove {name}',
   'finder_rule.save': 'Save rule',
   'finder_sources.shown': 'The finder shows {count} locations in all, each once.',
+  'finder_sources.shown_one': 'The finder shows 1 location in all.',
   'finder_sources.categories': 'Categories',
   'finder_sources.categories_intro':
     'Every location in a checked category is shown, also one added to the category later.',
@@ -380,6 +386,7 @@ export const en = {
     'This finder has no map any more (it was deleted), so it shows no categories: only the locations it lists of its own.',
   'finder_sources.map_not_yours': "Only the owners of the finder's map can change its categories.",
   'finder_sources.map_locations': "The finder's map also shows {count} locations of its own.",
+  'finder_sources.map_locations_one': "The finder's map also shows 1 location of its own.",
   'finder_sources.own': 'Locations of its own',
   'finder_sources.own_none': 'The finder lists no locations of its own.',
   'finder_sources.full': 'A finder lists at most {max} locations of its own: remove one to add another.',
@@ -389,13 +396,16 @@ export const en = {
   'finder_sources.remove_all_title': 'Remove all its own locations?',
   'finder_sources.remove_all_text':
     'The finder will no longer list its {count} locations of its own. The locations stay in the workspace, and those of its categories are still shown.',
+  'finder_sources.remove_all_text_one':
+    'The finder will no longer list its 1 location of its own. The location stays in the workspace, and those of its categories are still shown.',
   'finder_sources.remove_all_action': 'Remove all',
   'finder_sources.all_removed': 'The finder lists no locations of its own now.',
   'finder_sources.all_added': 'The finder now lists {count} locations of its own.',
+  'finder_sources.all_added_one': 'The finder now lists 1 location of its own.',
 
   'picked.gone': 'Location {id} (deleted)',
   'picked.remove': 'Remove',
-  'picked.remove_one': 'Remove {name}',
+  'picked.remove_named': 'Remove {name}',
   'picked.pages': 'Pages of locations',
   'picked.page': '{from}–{to} of {count}',
   'picked.previous': 'Previous page',
@@ -640,7 +650,7 @@ export const en = {
   'bulk.title': 'Selected locations',
   'bulk.selected': '{count} selected',
   'bulk.all_selected': 'All {count} matching locations selected',
-  'bulk.all_selected_one': 'The 1 matching location selected',
+  'bulk.all_selected_one': 'The 1 matching location is selected',
   'bulk.select_all': 'Select all {count} matching locations',
   'bulk.select_all_one': 'Select the 1 matching location',
   'bulk.select_row': 'Select {title}',
@@ -727,6 +737,7 @@ export const en = {
   'ai_import.approve_all': 'Approve all valid ({count})',
   'ai_import.approving': 'Approving… {done} of {total} done.',
   'ai_import.import': 'Import {count} locations',
+  'ai_import.import_one': 'Import 1 location',
   'ai_import.importing': 'Importing…',
   'ai_import.imported': 'Import finished',
   'ai_import.imported_summary': '{imported} locations imported, {failed} failed.',

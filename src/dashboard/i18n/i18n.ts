@@ -20,10 +20,12 @@ export function t(key: MessageKey, values: Record<string, string | number> = {})
 const numbers = new Intl.NumberFormat(locale);
 export const formatNumber = (value: number) => numbers.format(value);
 
-/** A text of `count` things: its `_one` form for one, where the language writes one apart. */
-export function tCount(key: MessageKey, count: number): string {
-  const one = `${key}_one`;
-  return t(count === 1 && one in messages ? (one as MessageKey) : key, { count: formatNumber(count) });
+/** The keys of texts of a number of things, {count}: those with a `_one` form for one. */
+type CountKey = { [K in MessageKey]: `${K}_one` extends MessageKey ? K : never }[MessageKey];
+
+/** A text of `count` things: its `_one` form for one. */
+export function tCount(key: CountKey, count: number): string {
+  return t(count === 1 ? `${key}_one` : key, { count: formatNumber(count) });
 }
 const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDateTime = (iso: string) => dates.format(new Date(iso));

@@ -10,7 +10,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { Button } from 'react-aria-components/Button';
 import { api, unwrap } from '../api/client.ts';
-import { formatNumber, t, tCount } from '../i18n/i18n.ts';
+import { t, tCount } from '../i18n/i18n.ts';
 import { errorText } from '../ui/error-notice.tsx';
 
 const geocodingKey = (workspaceId: number) => ['geocoding', workspaceId];
@@ -80,7 +80,7 @@ export function GeocodingNotice({ workspaceId, only }: { workspaceId: number; on
       <p className="geocoding-text">
         {only ? t('locations.geocoding.only') : tCount('locations.geocoding.waiting', waiting)}
         {state && state.pending > 0 && state.process !== null
-          ? ` ${t('locations.geocoding.in_progress', { count: formatNumber(state.pending) })}`
+          ? ` ${tCount('locations.geocoding.in_progress', state.pending)}`
           : ''}
       </p>
       <Link

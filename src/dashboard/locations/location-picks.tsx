@@ -59,7 +59,7 @@ export function PickedLocationList({
               </span>
               <Button
                 className="button"
-                aria-label={t('picked.remove_one', { name })}
+                aria-label={t('picked.remove_named', { name })}
                 isDisabled={disabled || loading}
                 onPress={() => onRemove(id, name)}
               >

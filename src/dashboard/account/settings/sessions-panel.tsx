@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
-import { formatDateTime, formatNumber, t } from '../../i18n/i18n.ts';
+import { formatDateTime, t, tCount } from '../../i18n/i18n.ts';
 import { ConfirmButton } from '../../ui/confirm-dialog.tsx';
 import { ErrorNotice } from '../../ui/error-notice.tsx';
 
@@ -55,13 +55,13 @@ export function SessionsPanel() {
             isDisabled={revokeOthers.isPending}
             onConfirm={() => revokeOthers.mutate()}
           >
-            <p>{t('sessions.revoke_others_confirm', { count: formatNumber(others) })}</p>
+            <p>{tCount('sessions.revoke_others_confirm', others)}</p>
           </ConfirmButton>
         </div>
       )}
       {revokeOthers.isSuccess && (
         <p role="status" className="notice">
-          {t('sessions.revoked_others', { count: formatNumber(revokeOthers.data.revoked) })}
+          {tCount('sessions.revoked_others', revokeOthers.data.revoked)}
         </p>
       )}
       {(revoke.error || revokeOthers.error) && <ErrorNotice error={revoke.error ?? revokeOthers.error} />}

@@ -66,6 +66,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
   const sets = useSets(workspaceId);
   const customFields = useCustomFields(workspaceId);
   const [own, setOwn] = useState<OwnValues>(() => ownValues(location));
+  const pin = typedPosition(own.lat, own.lng);
   const [tagNames, setTagNames] = useState<string[]>(() => location?.tags.map((tag) => tag.name) ?? []);
   const [setIds, setSetIds] = useState<string[]>(() => location?.sets.map((set) => String(set.id)) ?? []);
   const [custom, setCustom] = useState<Record<string, unknown>>(() => ({
@@ -163,7 +164,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
                 <PinMap
                   label={t('mapui.pin_label')}
                   hint={t('mapui.pin_hint')}
-                  pin={typedPosition(own.lat, own.lng)}
+                  pin={pin}
                   onPin={(position) =>
                     setOwn((previous) => ({
                       ...previous,
@@ -211,7 +212,7 @@ function LocationEditor({ location, workspaceId }: { location: Location | undefi
             values={opening}
             onChange={setOpening}
             hasPosition={own.lat.trim() !== '' && own.lng.trim() !== ''}
-            derivedZone={derivedZone(location, typedPosition(own.lat, own.lng))}
+            derivedZone={derivedZone(location, pin, own.country)}
             errors={errors}
           >
             <ClosureFields values={opening} onChange={setOpening} errors={errors} />

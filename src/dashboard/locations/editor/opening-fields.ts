@@ -41,13 +41,19 @@ export const openingBody = (values: OpeningValues): OpeningBody => ({
 
 /**
  * The zone the service derived for the location, when it was left to it and the form still
- * holds the position it was derived from: once the pin or the coordinates move, the save derives
- * another, and the stored one is no longer worth showing or keeping.
+ * holds the position and country it was derived and checked from: once the pin, the coordinates
+ * or the country change, the save derives and checks again, and the stored zone and its review
+ * are no longer worth showing or keeping.
  */
-export const derivedZone = (location: Location | undefined, position: LatLng | null): DerivedZone | null =>
+export const derivedZone = (
+  location: Location | undefined,
+  position: LatLng | null,
+  country: string,
+): DerivedZone | null =>
   location?.time_zone_derived &&
   location.time_zone &&
   position?.lat === location.lat &&
-  position?.lng === location.lng
+  position?.lng === location.lng &&
+  country.trim() === (location.country ?? '')
     ? { zone: location.time_zone, review: location.time_zone_review }
     : null;
