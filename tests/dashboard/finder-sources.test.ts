@@ -16,6 +16,7 @@ import {
   expectAccessible,
   expectClean,
   expectSuggestionsAccessible,
+  finderShows,
   signIn,
   waitForNotFound,
 } from './helpers/page-steps.ts';
@@ -62,12 +63,6 @@ const previewTitles = async (finder: FinderJson) =>
   ).locations
     .map((location) => location.title)
     .sort();
-
-const shown = (page: Page, count: number) =>
-  page
-    .getByRole('status')
-    .filter({ hasText: `The finder shows ${count} ${count === 1 ? 'location' : 'locations'} in all` })
-    .waitFor();
 
 /**
  * Types into the add search and picks the one suggestion by keyboard (a click could scroll the
@@ -137,7 +132,7 @@ describe('the finder Locations tab', () => {
       const mapId = finder.maps[0] as number;
       const opened = await stage.openSignedIn(token, `/app/finders/${finder.id}?tab=locations`);
       const { page } = opened;
-      await shown(page, 2);
+      await finderShows(page, 2);
       const own = page.getByRole('list', { name: 'Locations of its own' });
       await own.getByText('Harbour Books').waitFor();
       expect(await own.locator('li').allTextContents()).toEqual([
@@ -153,7 +148,7 @@ describe('the finder Locations tab', () => {
       await page.getByRole('button', { name: 'Save categories' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       expect(await mapSetIds(mapId)).toEqual([sets.Cafés]);
-      await shown(page, 4);
+      await finderShows(page, 4);
       expect(await previewTitles(finder)).toEqual([
         'Bean Bar',
         'Corner Coffee',
@@ -168,7 +163,7 @@ describe('the finder Locations tab', () => {
       await page.getByRole('status').filter({ hasText: 'Added Station Kiosk.' }).waitFor();
       expect(await ownTitles(finder.id)).toEqual(['Harbour Books', 'Rye Bakery', 'Station Kiosk']);
       await own.getByText('Station Kiosk').waitFor();
-      await shown(page, 5);
+      await finderShows(page, 5);
 
       // One removed: the others keep their order.
       await page.getByRole('button', { name: 'Remove Rye Bakery' }).click();
@@ -192,7 +187,7 @@ describe('the finder Locations tab', () => {
         .waitFor();
       expect(await ownTitles(finder.id)).toEqual([]);
       await page.getByText('The finder lists no locations of its own.').waitFor();
-      await shown(page, 2);
+      await finderShows(page, 2);
       expect(await previewTitles(finder)).toEqual(['Bean Bar', 'Corner Coffee']);
       await expectAccessible(page, 'finder-sources-none-own');
       expectClean(opened);
@@ -294,7 +289,7 @@ describe('the finder Locations tab', () => {
       const opened = await stage.open(`/app/finders/${finder.id}?tab=locations`, PHONE, stage.elsewhere);
       const { page } = opened;
       await signIn(page, user.email);
-      await shown(page, 1);
+      await finderShows(page, 1);
       expect(new URL(page.url()).origin).toBe(stage.elsewhere);
       await pick(page, 'Bean', /Bean Bar/);
       await page.getByRole('status').filter({ hasText: 'Added Bean Bar.' }).waitFor();

@@ -13,6 +13,7 @@ import {
   expectAccessible,
   expectClean,
   expectSuggestionsAccessible,
+  finderShows,
   pickFirstSuggestion,
   suggest,
 } from './helpers/page-steps.ts';
@@ -42,12 +43,6 @@ const previewTitles = async (finder: FinderJson) =>
     .sort();
 
 const ruleOf = async (finder: FinderJson) => (await api<FinderJson>('GET', `/finders/${finder.id}`)).rule;
-
-const shown = (page: Page, count: number) =>
-  page
-    .getByRole('status')
-    .filter({ hasText: `The finder shows ${count} locations in all` })
-    .waitFor();
 
 /** Saves, and waits until the service holds `rule` (a previous save's "Saved." may still show). */
 async function saveRule(page: Page, finder: FinderJson, rule: FinderJson['rule']) {
@@ -87,7 +82,7 @@ describe('the finder Locations tab, Which locations', () => {
       const finder = await api<FinderJson>('POST', '/finders', { name: 'Chain', workspace_id: workspaceId });
       const opened = await stage.openSignedIn(token, `/app/finders/${finder.id}?tab=locations`);
       const { page } = opened;
-      await shown(page, 0);
+      await finderShows(page, 0);
       const none = page.getByRole('radio', { name: 'None: only the categories and locations below' });
       expect(await none.isChecked()).toBe(true);
       await expectAccessible(page, 'finder-rule-none');
@@ -95,7 +90,7 @@ describe('the finder Locations tab, Which locations', () => {
       // All of the workspace.
       await page.locator('label.radio', { hasText: 'All locations of the workspace' }).click();
       await saveRule(page, finder, { tag_ids: [], set_ids: [], countries: [] });
-      await shown(page, 5);
+      await finderShows(page, 5);
       expect(await previewTitles(finder)).toEqual([
         'Bean Bar',
         'Corner Coffee',
@@ -127,7 +122,7 @@ describe('the finder Locations tab, Which locations', () => {
       await chosen.getByText('Germany').waitFor();
       await saveRule(page, finder, { tag_ids: [parking], set_ids: [cafes], countries: ['DE'] });
       // Parking, a café and in Germany: Corner Coffee only (Bean Bar has no tag, Rive Gauche is in France).
-      await shown(page, 1);
+      await finderShows(page, 1);
       expect(await previewTitles(finder)).toEqual(['Corner Coffee']);
       await expectAccessible(page, 'finder-rule-some');
 
@@ -136,7 +131,7 @@ describe('the finder Locations tab, Which locations', () => {
       await expect.poll(() => chosen.getByText('Germany').count()).toBe(0);
       await page.getByText('Any country').waitFor();
       await saveRule(page, finder, { tag_ids: [parking], set_ids: [cafes], countries: [] });
-      await shown(page, 2);
+      await finderShows(page, 2);
 
       // Enter on a name no country has (the German one, in the English dashboard) adds nothing
       // and does not save the rule: the only save below is the button's.
@@ -167,12 +162,12 @@ describe('the finder Locations tab, Which locations', () => {
       expect(await chosen.getByRole('row').count()).toBe(1);
       await saveRule(page, finder, { tag_ids: [parking], set_ids: [cafes], countries: ['DE'] });
       expect(saves).toHaveLength(1);
-      await shown(page, 1);
+      await finderShows(page, 1);
 
       // None: the rule goes.
       await page.locator('label.radio', { hasText: 'None: only the categories' }).click();
       await saveRule(page, finder, null);
-      await shown(page, 0);
+      await finderShows(page, 0);
       expectClean(opened);
       await opened.close();
     },

@@ -115,3 +115,10 @@ export async function expectFieldError(page: Page, field: Locator, message: RegE
 // Source text: the root tsconfig has no DOM types, and the page has its own globals.
 export const storedToken = async (page: Page) =>
   (await page.evaluate(`JSON.parse(localStorage.getItem('${SESSION_KEY}') ?? '{}').token`)) as string;
+
+/** Waits until a finder's Locations tab says it shows `count` locations in all. */
+export const finderShows = (page: Page, count: number) =>
+  page
+    .getByRole('status')
+    .filter({ hasText: `The finder shows ${count} ${count === 1 ? 'location' : 'locations'} in all` })
+    .waitFor();
