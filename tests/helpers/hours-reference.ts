@@ -7,16 +7,40 @@
 // unknown. No offsets and no bounds: plain, and slow, on purpose. Temporal's answers are kept
 // (the polyfill takes about 0.1 ms a conversion); a kept answer is the same answer.
 import { Temporal } from 'temporal-polyfill';
-import {
-  type IntervalMinutes,
-  intervalMinutes,
-  type OpeningSchedule,
-  WEEKDAYS,
-} from '../../src/lib/hours/hours.model.ts';
+import { type IntervalMinutes, type OpeningSchedule, WEEKDAYS } from '../../src/lib/hours/hours.model.ts';
 import { isOpenAt, type OpeningStatus, openingStatus } from '../../src/lib/hours/hours.status.ts';
 import type { HoursCase } from './hours-random.ts';
 
 type State = 'open' | 'closed' | 'unknown';
+
+const DAY_MINUTES = 24 * 60;
+
+/**
+ * A time `HH:MM` as minutes after midnight, `24:00` being the day's end; read by Temporal, not
+ * by the model's parser, so that the reference judges the parsing too.
+ */
+function minutesOf(time: string | undefined): number | undefined {
+  if (time === '24:00') return DAY_MINUTES;
+  if (time === undefined || !/^\d\d:\d\d$/.test(time)) return undefined;
+  try {
+    const read = Temporal.PlainTime.from(time, { overflow: 'reject' });
+    return read.hour * 60 + read.minute;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An interval `HH:MM-HH:MM` of a day: from its opening, which is on that day (never 24:00), to
+ * its closing, on the next day when it is not after the opening; one of no length is no interval.
+ */
+function readInterval(text: string): IntervalMinutes | undefined {
+  const parts = text.split('-');
+  if (parts.length !== 2) return undefined;
+  const [open, close] = parts.map(minutesOf);
+  if (open === undefined || close === undefined || open === DAY_MINUTES || open === close) return undefined;
+  return { open, close: close > open ? close : close + DAY_MINUTES };
+}
 
 export function referenceStatus(schedule: OpeningSchedule, now: number): OpeningStatus {
   const reopensOn = plainDate(schedule.reopens_on);
@@ -39,7 +63,7 @@ export function referenceStatus(schedule: OpeningSchedule, now: number): Opening
     const weekday = WEEKDAYS[Temporal.PlainDate.from(date).dayOfWeek - 1]!;
     const list = special ? special[1] : schedule.hours?.[weekday];
     if (!Array.isArray(list)) return undefined;
-    const read = list.map((interval) => intervalMinutes(interval));
+    const read = list.map(readInterval);
     return read.every((minutes) => minutes !== undefined) ? (read as IntervalMinutes[]) : undefined;
   };
 
