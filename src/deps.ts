@@ -433,12 +433,14 @@ export interface CreateDepsOptions {
   role: 'api' | 'worker';
   /** Defaults to a pino logger at LOG_LEVEL on stdout. */
   logger?: Logger;
+  /** PostgreSQL settings of the pool's connections, over the API's session bounds (API_SESSION_TIMEOUTS). */
+  databaseSettings?: Record<string, string | number>;
 }
 
 export async function createDeps(config: Config, options: CreateDepsOptions): Promise<Deps> {
   const logger = options.logger ?? createLogger(config);
   const database = createDatabase(options.databaseUrl, {
-    ...(options.role === 'api' ? { settings: API_SESSION_TIMEOUTS } : {}),
+    settings: { ...(options.role === 'api' ? API_SESSION_TIMEOUTS : {}), ...options.databaseSettings },
   });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const jobs = new JobQueue(options.databaseUrl, options.role, logger);

@@ -5,7 +5,7 @@
 // pointer and its file intact; delete removes every file; built afresh, never from the cache;
 // other users' finders and bad inputs answer like a missing finder.
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -417,6 +417,78 @@ describe('storage writes that outlast the session’s idle-in-transaction limit'
     await service.unpublish(actor, finder.token);
     expect(await service.info(actor, finder.token)).toEqual({ hash: null, last_synced_at: null });
     expect(await ctx.deps.storage.get(`finders/${finder.token}/config.json`)).toBeUndefined();
+  }, 60_000);
+});
+
+describe('deletes whose storage writes outlast the session’s idle-in-transaction limit', () => {
+  // As above, through the routes: a finder's delete and a workspace's delete remove the files
+  // while they hold the finders' rows, over a removal slower than the session's limit.
+  const IDLE_LIMIT_MS = 1500;
+  const WRITE_MS = 4000;
+  let ctx: TestContext;
+  let deps: Deps;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    deps = await createDeps(ctx.config, {
+      databaseUrl: ctx.database.url,
+      role: 'api',
+      databaseSettings: { idle_in_transaction_session_timeout: IDLE_LIMIT_MS },
+    });
+    // The services hold this storage object: its removal is slowed in place.
+    const removeFolder = deps.storage.deletePrefix.bind(deps.storage);
+    deps.storage.deletePrefix = async (prefix) => {
+      await new Promise((resolve) => setTimeout(resolve, WRITE_MS));
+      await removeFolder(prefix);
+    };
+    app = await buildApp(deps);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await deps?.close();
+    await ctx?.close();
+  });
+
+  it("a finder's delete and a workspace's delete keep their session and lock, and commit", async () => {
+    const cast = await createCast(deps);
+    const as = { authorization: `Bearer ${cast.ownerToken}` };
+    const finders = [
+      await createWidgetFinder(deps, cast.workspaceId),
+      await createWidgetFinder(deps, cast.workspaceId),
+    ];
+    for (const finder of finders) {
+      const published = await app.inject({
+        method: 'POST',
+        url: `/api/ext/finders/details/${finder.token}/sync`,
+        headers: as,
+      });
+      expect(published.statusCode, published.body).toBe(200);
+    }
+    const pointer = (token: string) => deps.storage.get(`finders/${token}/config.json`);
+
+    const deleted = await app.inject({
+      method: 'DELETE',
+      url: `/api/finders/${finders[0]!.id}`,
+      headers: as,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await pointer(finders[0]!.token)).toBeUndefined();
+    const gone = await app.inject({ method: 'GET', url: `/api/finders/${finders[0]!.id}`, headers: as });
+    expect(gone.statusCode).toBe(404);
+
+    const workspace = await app.inject({
+      method: 'DELETE',
+      url: `/api/workspaces/${cast.workspaceId}`,
+      headers: as,
+    });
+    expect(workspace.statusCode, workspace.body).toBe(204);
+    expect(await pointer(finders[1]!.token)).toBeUndefined();
+    const [left] = (await deps.db.execute(
+      sql`select count(*)::int as n from finders where workspace_id = ${cast.workspaceId}`,
+    )) as unknown as { n: number }[];
+    expect(left!.n).toBe(0);
   }, 60_000);
 });
 
