@@ -418,6 +418,58 @@ describe('storage writes that outlast the session’s idle-in-transaction limit'
     expect(await service.info(actor, finder.token)).toEqual({ hash: null, last_synced_at: null });
     expect(await ctx.deps.storage.get(`finders/${finder.token}/config.json`)).toBeUndefined();
   }, 60_000);
+
+  it('writes no pointer once the session holding the lock is gone mid-upload', async () => {
+    const finder = await createWidgetFinder(ctx.deps, cast.workspaceId);
+    let reached = () => {};
+    const atVersion = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let written = () => {};
+    const versionWritten = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    // The version file's upload waits at a gate; the others go straight through.
+    const storage: Storage = {
+      ...ctx.deps.storage,
+      driver: ctx.deps.storage.driver,
+      async put(key, body, options) {
+        if (!key.includes('/v/')) return ctx.deps.storage.put(key, body, options);
+        reached();
+        await gate;
+        await ctx.deps.storage.put(key, body, options);
+        written();
+      },
+    };
+    const repository = createFinderPayloadRepository(handle.db);
+    const cache = createPayloadCache({
+      load: (token) => repository.build(token),
+      dependencies: (token) => repository.dependencies(token),
+    });
+    const gated = createFinderPayloadService({ db: handle.db, repository, cache, storage });
+    const publish = gated.publish({ userId: cast.owner.id, allWorkspaces: false }, finder.token);
+    publish.catch(() => {});
+    await atVersion;
+    // The session holding the finder's row ends, as when the network drops or the server
+    // restarts: an unpublish could now take the row and remove the files.
+    const ended = (await ctx.deps.db.execute(
+      sql`select pg_terminate_backend(pid) as ended from pg_stat_activity
+        where datname = current_database() and state = 'idle in transaction' and pid <> pg_backend_pid()`,
+    )) as unknown as { ended: boolean }[];
+    expect(ended).toEqual([{ ended: true }]);
+    // A ping, every third of the limit, finds the session gone.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_LIMIT_MS));
+    release();
+    await versionWritten;
+    await expect(publish).rejects.toThrow();
+    // Time for a pointer write, were one still coming.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await ctx.deps.storage.get(`finders/${finder.token}/config.json`)).toBeUndefined();
+  }, 30_000);
 });
 
 describe('deletes whose storage writes outlast the session’s idle-in-transaction limit', () => {

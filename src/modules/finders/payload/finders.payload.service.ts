@@ -173,21 +173,25 @@ export function createFinderPayloadService({
           throw createFinderNotFoundError();
         }
         const uploaded = { files: 1, bytes: body.length };
-        const publishedAt = await holdingLocksWhile(tx, async () => {
+        // With the finder's lock lost (signal aborted), nothing more is written: above all not
+        // the pointer, which an unpublish running meanwhile may have removed.
+        const publishedAt = await holdingLocksWhile(tx, async (signal) => {
           if (built.kind === 'chunked') {
             // Files the published version already names exist under the same name, same bytes.
             const published = await publishedChunkedFiles(finder.token);
             const files = built.files.filter((file) => !published.has(file.path));
-            await mapWithConcurrency(files, UPLOAD_CONCURRENCY, (file) =>
-              storage.put(chunkedFileKey(finder.token, file.path), file.body, {
+            await mapWithConcurrency(files, UPLOAD_CONCURRENCY, (file) => {
+              signal.throwIfAborted();
+              return storage.put(chunkedFileKey(finder.token, file.path), file.body, {
                 contentType: JSON_TYPE,
                 cacheControl: VERSIONED_CACHE_CONTROL,
-              }),
-            );
+              });
+            });
             uploaded.files += files.length;
             uploaded.bytes += files.reduce((sum, file) => sum + file.body.length, 0);
           }
           // The manifest after the files it names.
+          signal.throwIfAborted();
           await storage.put(objectKey, body, {
             contentType: JSON_TYPE,
             cacheControl: VERSIONED_CACHE_CONTROL,
@@ -199,6 +203,7 @@ export function createFinderPayloadService({
             published_at: publishedAt.toISOString(),
             url: pointerVersionUrl(hash),
           });
+          signal.throwIfAborted();
           await storage.put(pointerKey(finder.token), Buffer.from(pointer), {
             contentType: JSON_TYPE,
             cacheControl: POINTER_CACHE_CONTROL,
