@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { createDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { createDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import type { Storage } from '../src/lib/storage/storage.ts';
 import { finderPublicationsTable } from '../src/modules/finders/finders.table.ts';
@@ -27,6 +27,16 @@ import { type FakeS3, startFakeS3 } from './fakes/s3.ts';
 import { createCaller, createTestContext, type TestContext } from './helpers/app.ts';
 
 const sha1 = (bytes: Buffer | string) => createHash('sha1').update(bytes).digest('hex');
+
+/** A payload service on `db` of its own, writing to `storage` (one the test slows or breaks). */
+function payloadServiceOn(db: Database, storage: Storage): FinderPayloadService {
+  const repository = createFinderPayloadRepository(db);
+  const cache = createPayloadCache({
+    load: (token) => repository.build(token),
+    dependencies: (token) => repository.dependencies(token),
+  });
+  return createFinderPayloadService({ db, repository, cache, storage });
+}
 
 describe('with the local driver', () => {
   let ctx: TestContext;
@@ -244,12 +254,7 @@ describe('a pointer upload that fails, or a publish stalled between its two writ
         if (key.includes('/v/')) await afterVersion?.();
       },
     };
-    const repository = createFinderPayloadRepository(deps.db);
-    const cache = createPayloadCache({
-      load: (token) => repository.build(token),
-      dependencies: (token) => repository.dependencies(token),
-    });
-    deps.services.finderPayload = createFinderPayloadService({ db: deps.db, repository, cache, storage });
+    deps.services.finderPayload = payloadServiceOn(deps.db, storage);
     app = await buildApp(deps);
     await app.ready();
   });
@@ -394,12 +399,7 @@ describe('storage writes that outlast the session’s idle-in-transaction limit'
       put: (key, body, options) => slow(() => ctx.deps.storage.put(key, body, options)),
       deletePrefix: (prefix) => slow(() => ctx.deps.storage.deletePrefix(prefix)),
     };
-    const repository = createFinderPayloadRepository(handle.db);
-    const cache = createPayloadCache({
-      load: (token) => repository.build(token),
-      dependencies: (token) => repository.dependencies(token),
-    });
-    service = createFinderPayloadService({ db: handle.db, repository, cache, storage });
+    service = payloadServiceOn(handle.db, storage);
   });
   afterAll(async () => {
     await handle?.close();
@@ -445,12 +445,7 @@ describe('storage writes that outlast the session’s idle-in-transaction limit'
         written();
       },
     };
-    const repository = createFinderPayloadRepository(handle.db);
-    const cache = createPayloadCache({
-      load: (token) => repository.build(token),
-      dependencies: (token) => repository.dependencies(token),
-    });
-    const gated = createFinderPayloadService({ db: handle.db, repository, cache, storage });
+    const gated = payloadServiceOn(handle.db, storage);
     const publish = gated.publish({ userId: cast.owner.id, allWorkspaces: false }, finder.token);
     publish.catch(() => {});
     await atVersion;

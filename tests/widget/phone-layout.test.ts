@@ -109,6 +109,13 @@ const row = (page: Page, title: string) => list(page).getByRole('button', { name
 const viewButton = (page: Page, name: 'List' | 'Map') =>
   page.getByRole('group', { name: 'Show results as' }).getByRole('button', { name, exact: true });
 const map = (page: Page) => page.getByRole('group', { name: 'Map of locations' });
+/** The List/Map toggle's pressed button, and the one view it shows. */
+async function expectView(page: Page, shown: 'List' | 'Map') {
+  expect(await viewButton(page, 'List').getAttribute('aria-pressed')).toBe(String(shown === 'List'));
+  expect(await viewButton(page, 'Map').getAttribute('aria-pressed')).toBe(String(shown === 'Map'));
+  expect(await list(page).isVisible()).toBe(shown === 'List');
+  expect(await map(page).isVisible()).toBe(shown === 'Map');
+}
 
 /**
  * The name of a location drawn as a marker of its own: a small map shows clusters only, so the
@@ -135,11 +142,7 @@ describe('on a phone (390x844, touch)', () => {
   it('shows the list, or the map, a whole view each, behind a List/Map toggle', async () => {
     const page = await openFinder('/phone-views', PHONE);
     const listButton = viewButton(page, 'List');
-    const mapButton = viewButton(page, 'Map');
-    expect(await listButton.getAttribute('aria-pressed')).toBe('true');
-    expect(await mapButton.getAttribute('aria-pressed')).toBe('false');
-    expect(await list(page).isVisible()).toBe(true);
-    expect(await map(page).isVisible()).toBe(false);
+    await expectView(page, 'List');
 
     // Within the screen, and the list the widget's whole lower part: more than four rows.
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
@@ -155,10 +158,7 @@ describe('on a phone (390x844, touch)', () => {
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('Map');
     await page.keyboard.press('Space');
-    expect(await mapButton.getAttribute('aria-pressed')).toBe('true');
-    expect(await listButton.getAttribute('aria-pressed')).toBe('false');
-    expect(await map(page).isVisible()).toBe(true);
-    expect(await list(page).isVisible()).toBe(false);
+    await expectView(page, 'Map');
     // The map in the list's place, as large, with its markers.
     const mapBox = await box(page, '.lf-map');
     expect(Math.abs(mapBox.top - listBox.top)).toBeLessThan(2);
@@ -169,9 +169,7 @@ describe('on a phone (390x844, touch)', () => {
 
     // And back by touch.
     await listButton.tap();
-    expect(await listButton.getAttribute('aria-pressed')).toBe('true');
-    expect(await list(page).isVisible()).toBe(true);
-    expect(await map(page).isVisible()).toBe(false);
+    await expectView(page, 'List');
   });
 
   it('opens a location as a panel over the widget; Back returns to the list’s place and the row', async () => {
@@ -376,10 +374,7 @@ describe('on a desktop (1280x800) with the widget in a sidebar', () => {
     const listButton = viewButton(page, 'List');
     const mapButton = viewButton(page, 'Map');
     expect(await listButton.isVisible()).toBe(true);
-    expect(await listButton.getAttribute('aria-pressed')).toBe('true');
-    expect(await mapButton.getAttribute('aria-pressed')).toBe('false');
-    expect(await list(page).isVisible()).toBe(true);
-    expect(await map(page).isVisible()).toBe(false);
+    await expectView(page, 'List');
     // The list is the widget's whole width, its whole lower part.
     const listBox = await box(page, '.lf-list-scroll');
     expect(listBox.width).toBeGreaterThan(root.width - 4);
@@ -388,10 +383,7 @@ describe('on a desktop (1280x800) with the widget in a sidebar', () => {
 
     // The toggle with the mouse: the map in the list's place, then the list again.
     await mapButton.click();
-    expect(await mapButton.getAttribute('aria-pressed')).toBe('true');
-    expect(await listButton.getAttribute('aria-pressed')).toBe('false');
-    expect(await map(page).isVisible()).toBe(true);
-    expect(await list(page).isVisible()).toBe(false);
+    await expectView(page, 'Map');
     const mapBox = await box(page, '.lf-map');
     expect(Math.abs(mapBox.top - listBox.top)).toBeLessThan(2);
     expect(mapBox.width).toBeGreaterThan(root.width - 4);
@@ -399,9 +391,7 @@ describe('on a desktop (1280x800) with the widget in a sidebar', () => {
     await page.locator('.lf-marker, .lf-cluster').first().waitFor();
     await checkState(page, 'sidebar-map');
     await listButton.click();
-    expect(await listButton.getAttribute('aria-pressed')).toBe('true');
-    expect(await list(page).isVisible()).toBe(true);
-    expect(await map(page).isVisible()).toBe(false);
+    await expectView(page, 'List');
 
     // A row opens the details over the whole widget, not over a list column beside the map.
     await row(page, 'Berlin Mitte').click();

@@ -137,9 +137,9 @@ const MIDNIGHT = 24 * 60;
  * An interval of two times, `HH:MM-HH:MM`, or why it is not read. Without am/pm the clock is
  * 24-hour, and an end not after the start runs past midnight only from an afternoon or
  * evening start (`18-2`, from 13:00 on); `9-5` and `12-5` are refused. An am/pm on the end
- * alone is the start's too when that keeps the start first (`7-11pm`), else the other half of the day (`9-5pm`, `11-1pm`);
- * an end at midnight (`12am`, `0`, `24`) puts a bare start in the afternoon or evening
- * (`6-12am`: 18:00-24:00).
+ * alone is the start's too when that keeps the start first (`7-11pm`), else the other half of
+ * the day (`9-5pm`, `11-1pm`); an end at midnight (`12am`, `0`, `24`) puts a bare start in the
+ * afternoon or evening (`6-12am`: 18:00-24:00).
  */
 function intervalOf(from: Time, to: Time): string | { refused: string } {
   const end = to.minutes === 0 || to.minutes === MIDNIGHT ? MIDNIGHT : to.minutes;
